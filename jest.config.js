@@ -7,6 +7,8 @@ const swc = [
       parser: { syntax: 'typescript', decorators: true },
       transform: { legacyDecorator: true, decoratorMetadata: true },
       keepClassNames: true,
+      // Keep `with { type: 'json' }` on JSON imports (the engine bundles schema data as JSON).
+      experimental: { keepImportAttributes: true },
     },
     module: { type: 'es6' },
     sourceMaps: 'inline',

@@ -13,7 +13,11 @@ export type SsaEngineErrorCode =
   | 'conflict'
   | 'invalid-apply'
   | 'unknown-version'
-  | 'too-deep';
+  | 'too-deep'
+  /** An object does not decode into its Go type (wrong JSON kind, bad quantity or time, ...). */
+  | 'invalid-object'
+  /** No Go type (JSON encoding) is known for a type name or apiVersion/kind. */
+  | 'unknown-kind';
 
 export class SsaEngineError extends Error {
   override readonly name: string = 'SsaEngineError';

@@ -6,6 +6,9 @@
 import data from './builtin/k8s-v1.36.3.schema.json' with { type: 'json' };
 import { Schema } from './resolved-schema.js';
 import type { SchemaDocument } from './schema.js';
+import { builtinTypeNameFor } from './builtin-type-name.js';
+
+export { builtinTypeNameFor };
 
 /** The Kubernetes version the bundled schema was taken from. */
 export const BUILTIN_SCHEMA_VERSION = 'v1.36.3';
@@ -18,19 +21,6 @@ export const BUILTIN_SCHEMA_DOCUMENT: SchemaDocument = data as SchemaDocument;
  * lazily on first use and cached (see `Schema`), so importing this module stays cheap.
  */
 export const BUILTIN_SCHEMA: Schema = new Schema(BUILTIN_SCHEMA_DOCUMENT);
-
-/**
- * The schema type name of a group/version/kind by the built-in naming rule,
- * `io.k8s.api.<group's first DNS label, "core" for the core group>.<version>.<Kind>`, whether or
- * not the bundled schema has it.
- */
-export function builtinTypeNameFor(apiVersion: string, kind: string): string {
-  const slash = apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  const label = group === '' ? 'core' : group.split('.')[0];
-  return `io.k8s.api.${label}.${version}.${kind}`;
-}
 
 /**
  * The bundled schema's type for a built-in kind: `io.k8s.api.<group label or core>.<version>.<Kind>`
