@@ -1,6 +1,6 @@
 import { MAX_DEPTH, SsaEngineError } from '../errors.js';
 import { quotePlain } from '../value/json-encode.js';
-import { FieldSet } from './field-set.js';
+import { FieldSet, pathToHuman } from './field-set.js';
 import { comparePE, parsePE, peToHuman, type PathElement } from './path-element.js';
 
 /** A FieldsV1 document as `JSON.parse` gives it: nested objects keyed by element strings. */
@@ -26,7 +26,7 @@ export function parseFieldsV1(input: string | object): FieldSet {
   if (typeof obj !== 'object' || Array.isArray(obj)) {
     throw new SsaEngineError('invalid-fields-v1', 'FieldsV1 must be a JSON object');
   }
-  return parseNode(obj as Record<string, unknown>, '', 0).set ?? FieldSet.EMPTY;
+  return parseNode(obj as Record<string, unknown>, []).set ?? FieldSet.EMPTY;
 }
 
 interface Parsed {
@@ -34,8 +34,30 @@ interface Parsed {
   isMember: boolean;
 }
 
-function parseNode(obj: Record<string, unknown>, at: string, depth: number): Parsed {
-  if (depth > MAX_DEPTH) throw new SsaEngineError('too-deep', `FieldsV1 nested deeper than ${MAX_DEPTH} levels`, at);
+const LEAF: Parsed = { set: undefined, isMember: true };
+
+/**
+ * Parsed path elements by their FieldsV1 string. The same few hundred keys (`f:spec`,
+ * `k:{"name":"app"}`, …) recur in every entry; elements are immutable, so sharing them is safe.
+ * Bounded: cleared when full.
+ */
+const PE_CACHE = new Map<string, PathElement | null>();
+const PE_CACHE_MAX = 100_000;
+
+function parsePECached(key: string): PathElement | undefined {
+  const hit = PE_CACHE.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const pe = parsePE(key);
+  if (PE_CACHE.size >= PE_CACHE_MAX) PE_CACHE.clear();
+  if (key.length <= 1024) PE_CACHE.set(key, pe ?? null);
+  return pe;
+}
+
+/** `path` leads to this node; its human form is computed only when an error needs it. */
+function parseNode(obj: Record<string, unknown>, path: PathElement[]): Parsed {
+  if (path.length > MAX_DEPTH) {
+    throw new SsaEngineError('too-deep', `FieldsV1 nested deeper than ${MAX_DEPTH} levels`, pathToHuman(path));
+  }
   let isMember = false;
   const members: PathElement[] = [];
   const children: PathElement[] = [];
@@ -49,18 +71,23 @@ function parseNode(obj: Record<string, unknown>, at: string, depth: number): Par
     }
     let pe: PathElement | undefined;
     try {
-      pe = parsePE(key);
+      pe = parsePECached(key);
     } catch (e) {
+      const at = pathToHuman(path);
       throw new SsaEngineError('invalid-fields-v1', `${at || '<root>'}: ${(e as Error).message}`, at);
     }
     if (pe === undefined) continue;
     const value = obj[key];
-    const here = at + peToHuman(pe);
     let sub: Parsed;
-    if (value === null) sub = { set: undefined, isMember: true };
+    if (value === null) sub = LEAF;
     else if (typeof value !== 'object' || Array.isArray(value)) {
+      const here = pathToHuman(path) + peToHuman(pe);
       throw new SsaEngineError('invalid-fields-v1', `${here}: expected an object, got ${JSON.stringify(value)}`, here);
-    } else sub = parseNode(value as Record<string, unknown>, here, depth + 1);
+    } else {
+      path.push(pe);
+      sub = parseNode(value as Record<string, unknown>, path);
+      path.pop();
+    }
     if (sub.isMember) {
       if (members.length > 0 && comparePE(members[members.length - 1]!, pe) >= 0) sorted = false;
       members.push(pe);
@@ -71,7 +98,7 @@ function parseNode(obj: Record<string, unknown>, at: string, depth: number): Par
       sets.push(sub.set);
     }
   }
-  if (members.length === 0 && children.length === 0) return { set: undefined, isMember: true };
+  if (members.length === 0 && children.length === 0) return LEAF;
   if (!sorted) return { set: canonicalize(members, children, sets), isMember };
   return { set: new FieldSet(members, children, sets), isMember };
 }
@@ -98,6 +125,18 @@ export function serializeFieldsV1(set: FieldSet): string {
   return emit(set, false);
 }
 
+const QUOTED = new WeakMap<PathElement, string>();
+
+/** The element's FieldsV1 string as a JSON object key, memoised per (shared) element. */
+function quotedKey(pe: PathElement): string {
+  let q = QUOTED.get(pe);
+  if (q === undefined) {
+    q = quotePlain(pe.str);
+    QUOTED.set(pe, q);
+  }
+  return q;
+}
+
 function emit(node: FieldSet, includeSelf: boolean): string {
   let out = includeSelf ? '{".":{}' : '{';
   let first = !includeSelf;
@@ -110,12 +149,12 @@ function emit(node: FieldSet, includeSelf: boolean): string {
     if (first) first = false;
     else out += ',';
     if (c < 0) {
-      out += quotePlain(ms[i++]!.str) + ':{}';
+      out += quotedKey(ms[i++]!) + ':{}';
     } else if (c > 0) {
-      out += quotePlain(cs[j]!.str) + ':' + emit(node.childSets[j]!, false);
+      out += quotedKey(cs[j]!) + ':' + emit(node.childSets[j]!, false);
       j++;
     } else {
-      out += quotePlain(cs[j]!.str) + ':' + emit(node.childSets[j]!, true);
+      out += quotedKey(cs[j]!) + ':' + emit(node.childSets[j]!, true);
       i++;
       j++;
     }

@@ -1,0 +1,51 @@
+/**
+ * `npm run bench:engine`: the SSA engine on fixed inputs anyone can reproduce.
+ * 1. Every managedFields entry of every expected object in ../shared/conformance/cases:
+ *    FieldsV1 text → set, set → FieldsV1, and for consecutive entries two differences and a union.
+ * 2. The whole corpus replayed through the field manager (wall time and per step).
+ * 3. Single writes: an apply of a Deployment config against a live object with 4 managers, a Pod
+ *    status update, and a no-op apply.
+ */
+import { parseFieldsV1, serializeFieldsV1 } from '../libs/ssa-engine/src/fieldpath/fields-v1.js';
+import type { FieldSet } from '../libs/ssa-engine/src/fieldpath/field-set.js';
+import { replayCase } from '../libs/ssa-engine/src/conformance/replay-case.js';
+import { heapMiB, loadCases, machine, measure, printTable, type Stats } from './bench-support.js';
+import { writeScenarios } from './engine-write-scenarios.js';
+
+const cases = loadCases();
+const texts: string[] = [];
+for (const c of cases) {
+  for (const s of c.data.steps) {
+    for (const e of s.expect?.object?.metadata?.managedFields ?? []) texts.push(JSON.stringify(e.fieldsV1));
+  }
+}
+const bytes = texts.reduce((n, t) => n + t.length, 0);
+console.log(`machine: ${machine()}`);
+console.log(`input: ${texts.length} managedFields entries, ${(bytes / texts.length).toFixed(0)} bytes of FieldsV1 on average`);
+
+const rows: Stats[] = [];
+rows.push(measure('FieldsV1 → set (per entry)', texts.length, (i) => parseFieldsV1(texts[i]!)));
+const sets: FieldSet[] = texts.map((t) => parseFieldsV1(t));
+rows.push(measure('set → FieldsV1 (per entry)', sets.length, (i) => serializeFieldsV1(sets[i]!)));
+rows.push(
+  measure('2 differences + union (consecutive entries)', sets.length - 1, (i) => {
+    const a = sets[i]!;
+    const b = sets[i + 1]!;
+    a.difference(b);
+    b.difference(a);
+    a.union(b);
+  }),
+);
+rows.push(...writeScenarios());
+printTable(rows);
+
+const steps = cases.reduce((n, c) => n + c.data.steps.length, 0);
+for (const c of cases) replayCase(c.data); // warm-up
+const t0 = performance.now();
+let failed = 0;
+for (const c of cases) if (replayCase(c.data).mismatches.length > 0) failed++;
+const ms = performance.now() - t0;
+console.log(
+  `conformance replay: ${cases.length} cases, ${steps} steps in ${ms.toFixed(0)} ms (${((ms * 1000) / steps).toFixed(1)} µs/step), ${failed} failed`,
+);
+console.log(heapMiB());
