@@ -140,3 +140,64 @@ describe('encodeBuiltinObject: targets', () => {
     );
   });
 });
+
+describe('encodeBuiltinObject: what the apiserver adds and drops', () => {
+  it('a minimal Deployment: kind first, empty structs written, nil selector null, zero bool dropped', () => {
+    const out = encodeBuiltinObject({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', labels: {} },
+      spec: { paused: false, minReadySeconds: 0, replicas: 0, template: { spec: { containers: [{ name: 'a', args: [] }] } } },
+    });
+    expect(JSON.stringify(out)).toBe(
+      '{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"web"},' +
+        '"spec":{"replicas":0,"selector":null,"template":{"metadata":{},"spec":{"containers":[{"name":"a","resources":{}}]}},"strategy":{}},' +
+        '"status":{}}',
+    );
+  });
+
+  it('creationTimestamp: omitted when absent or zero (omitzero), normalised to UTC otherwise', () => {
+    const cm = (creationTimestamp?: string): Record<string, unknown> =>
+      encodeBuiltinObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', creationTimestamp } });
+    expect(cm()['metadata']).toEqual({ name: 'x' });
+    expect(cm('0001-01-01T00:00:00Z')['metadata']).toEqual({ name: 'x' });
+    expect(cm('2024-01-01T02:00:00+02:00')['metadata']).toEqual({ name: 'x', creationTimestamp: '2024-01-01T00:00:00Z' });
+  });
+
+  it('Service ports: targetPort 0 when absent (IntOrString is a struct), no protocol added (no defaulting)', () => {
+    const out = encodeBuiltinObject({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } });
+    expect(JSON.stringify(out['spec'])).toBe('{"ports":[{"port":80,"targetPort":0}]}');
+    expect(JSON.stringify(out['status'])).toBe('{"loadBalancer":{}}');
+  });
+
+  it('resource quantities are canonicalised; map keys sorted', () => {
+    const out = encodeBuiltinObject({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      spec: { containers: [{ name: 'a', resources: { limits: { memory: '1024Mi', cpu: 0.5 }, requests: { cpu: '1000m' } } }] },
+    });
+    expect(JSON.stringify((out['spec'] as { containers: unknown[] }).containers[0])).toBe(
+      '{"name":"a","resources":{"limits":{"cpu":"500m","memory":"1Gi"},"requests":{"cpu":"1"}}}',
+    );
+  });
+
+  it('managedFields: fieldsV1 is opaque JSON kept as given; entries in Go field order', () => {
+    const fieldsV1 = { 'f:metadata': { 'f:labels': { 'f:b': {}, 'f:a': {} } } };
+    const out = encodeBuiltinObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'x',
+        managedFields: [{ fieldsV1, fieldsType: 'FieldsV1', time: '2024-01-01T00:00:01Z', apiVersion: 'v1', operation: 'Apply', manager: 'm' }],
+      },
+    });
+    expect(JSON.stringify((out['metadata'] as { managedFields: unknown[] }).managedFields[0])).toBe(
+      `{"manager":"m","operation":"Apply","apiVersion":"v1","time":"2024-01-01T00:00:01Z","fieldsType":"FieldsV1","fieldsV1":${JSON.stringify(fieldsV1)}}`,
+    );
+  });
+
+  it('ConfigMap data: null values become "" (Go string zero), a null map is dropped', () => {
+    expect(encodeBuiltinObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { z: null, a: 'x' } })['data']).toEqual({ a: 'x', z: '' });
+    expect(encodeBuiltinObject({ apiVersion: 'v1', kind: 'ConfigMap', data: null })).not.toHaveProperty('data');
+  });
+});
