@@ -54,6 +54,21 @@ export type { SchemaDocument, TypeDef, TypeRef, Atom, ListType, MapType, StructF
 export { UNTYPED_ATOMIC, UNTYPED_DEDUCED } from './schema/schema.js';
 export { Schema, ResolvedType, DEDUCED_SCHEMA, DEDUCED_TYPE, type ResolvedField, type ResolvedList, type ResolvedMap } from './schema/resolved-schema.js';
 export { BUILTIN_SCHEMA, BUILTIN_SCHEMA_DOCUMENT, BUILTIN_SCHEMA_VERSION, builtinTypeName, isBuiltinKind } from './schema/builtin-schema.js';
+export {
+  schemaFromOpenApi,
+  safeSchemaFromOpenApi,
+  safeSchemaFromDefinitions,
+  openApiDefinitions,
+  findTypeForGvk,
+  schemaFromCrd,
+  safeSchemaFromCrd,
+  type OpenApiConversionOptions,
+  type SchemaConversionResult,
+  type SchemaConversionIssue,
+  type CrdConversionOptions,
+  type CrdConversionResult,
+  type GroupVersionKind,
+} from './schema/from-openapi.js';
 
 // Typed objects
 export { toFieldSet } from './typed/to-field-set.js';
