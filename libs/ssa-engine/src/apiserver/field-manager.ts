@@ -215,7 +215,7 @@ export class FieldManager {
     let object: KubeObject;
     const mine = m.get(who.id);
     if (r.object !== undefined) {
-      object = this.opts.normalize(r.object as KubeObject);
+      object = r.object as KubeObject; // normalised once, with its managedFields, by encode()
       if (mine) m.set(who.id, { ...mine, time: this.opts.now() });
     } else object = live;
     const now = m.get(who.id);
