@@ -3,6 +3,7 @@ import { FieldSet, type Path } from '../fieldpath/field-set.js';
 import { decodeManagedFields, entryIdentity, type ManagerEntry, type Operation } from '../managed-fields/managed-fields.js';
 import type { ResolvedType } from '../schema/resolved-schema.js';
 import { toFieldSet } from '../typed/to-field-set.js';
+import { valueAt } from './path-info.js';
 import { getKey, isMap, type Value, type ValueMap } from '../value/value.js';
 
 /** One observation of an object: its JSON (with `metadata.managedFields`) and the schema type to read it with. */
@@ -118,7 +119,7 @@ function defineKey(m: Record<string, Value>, k: string, v: Value): void {
   Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
-/** True iff `p` exists in the object (as a set field or with something set below it). */
+/** True iff `p` exists in the object (a set field, something set below it, or inside an atomic value). */
 export function isPresent(s: DecodedSnapshot, p: Path): boolean {
-  return s.present.has(p) || s.present.hasDescendantsOf(p);
+  return s.present.has(p) || s.present.hasDescendantsOf(p) || (p.length > 0 && valueAt(s.body, p) !== undefined);
 }
