@@ -93,6 +93,30 @@ describe('diffSnapshots: one test per transition type', () => {
 });
 
 describe('diffSnapshots: notes', () => {
+  it('CSA→SSA migration: the client-side-apply entry is folded into kubectl, no transitions', () => {
+    const LA = 'kubectl.kubernetes.io/last-applied-configuration';
+    const ann = { [LA]: '{}' };
+    const csa = { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:metadata': { 'f:annotations': { '.': {}, [`f:${LA}`]: {} } } };
+    const d = diffSnapshots(
+      cm({ a: '1', b: '2' }, [['kubectl', 'Apply', T1, { 'f:data': { 'f:a': {} } }], ['kubectl-client-side-apply', 'Update', T1, csa]], undefined, ann),
+      cm({ a: '1', b: '2' }, [['kubectl', 'Apply', T1, csa]], undefined, ann),
+    );
+    expect(d.transitions).toEqual([]);
+    expect(codes(d)).toEqual(expect.arrayContaining(['entry-folded-by-csa-migration', 'ownership-only-change']));
+    expect(codes(d)).not.toContain('entry-disappeared');
+  });
+
+  it('ownership moved without a value change (managedFields edit) is flagged on the transition', () => {
+    const d = diffSnapshots(cm({ a: '1' }, [['x', 'Apply', T1, { 'f:data': { 'f:a': {} } }]]), cm({ a: '1' }, [['y', 'Update', T1, { 'f:data': { 'f:a': {} } }]]));
+    expect(summary(d)).toEqual(['taken .data.a y<-[x]']);
+    expect(d.transitions[0]!.notes).toEqual(['ownership-moved-without-change', 'update-gained-unchanged']);
+  });
+
+  it('an explicit type overrides the snapshots\' type', () => {
+    const s = cm({ a: '1' }, [['x', 'Apply', T1, { 'f:data': { 'f:a': {} } }]]);
+    expect(diffSnapshots(undefined, { object: s.object } as never, CONFIGMAP).transitions).toHaveLength(1);
+  });
+
   it('managed-fields-reset and untracked-object', () => {
     const d = diffSnapshots(cm({ a: '1' }, [['x', 'Update', T1, { 'f:data': { 'f:a': {} } }]]), cm({ a: '1' }, []));
     expect(codes(d)).toEqual(['managed-fields-reset']);

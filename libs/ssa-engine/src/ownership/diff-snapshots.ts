@@ -2,6 +2,7 @@ import { assertUnreachable } from '../errors.js';
 import { FieldSet, pathToHuman, type Path } from '../fieldpath/field-set.js';
 import { fieldName } from '../fieldpath/path-element.js';
 import { compare } from '../typed/compare.js';
+import type { ResolvedType } from '../schema/resolved-schema.js';
 import { valueEquals } from '../value/compare.js';
 import { getKey, isMap, type Value } from '../value/value.js';
 import { note, type Note } from './notes.js';
@@ -74,12 +75,14 @@ const LAST_APPLIED_PATH: Path = [fieldName('metadata'), fieldName('annotations')
 /**
  * Derives the ownership transitions between two consecutive observations `before → after` of one
  * object, without the request (07 §2). `before` may be `undefined` (first observation). Both
- * snapshots are read with `after.type`. Throws `SsaEngineError` for malformed input.
+ * snapshots are read with `type` when given, else with `after.type`. Throws `SsaEngineError` for
+ * malformed input.
  */
-export function diffSnapshots(before: Snapshot | undefined, after: Snapshot): SnapshotDiff {
-  const a = readSnapshot(after);
+export function diffSnapshots(before: Snapshot | undefined, after: Snapshot, type?: ResolvedType): SnapshotDiff {
+  const t = type ?? after?.type;
+  const a = readSnapshot(after && t ? { object: after.object, type: t } : after);
   if (before === undefined) return firstObservation(a);
-  const b = readSnapshot({ object: before.object, type: after.type });
+  const b = readSnapshot({ object: before?.object, type: a.type });
   return diffDecoded(b, a);
 }
 
