@@ -11,6 +11,9 @@ import type { FieldSet } from '../libs/ssa-engine/src/fieldpath/field-set.js';
 import { replayCase } from '../libs/ssa-engine/src/conformance/replay-case.js';
 import { heapMiB, loadCases, machine, measure, printTable, type Stats } from './bench-support.js';
 import { writeScenarios } from './engine-write-scenarios.js';
+import { diffSnapshots } from '../libs/ssa-engine/src/ownership/index.js';
+import { BUILTIN_SCHEMA, builtinTypeName } from '../libs/ssa-engine/src/schema/builtin-schema.js';
+import { DEDUCED_TYPE, type ResolvedType } from '../libs/ssa-engine/src/schema/resolved-schema.js';
 
 const cases = loadCases();
 const texts: string[] = [];
@@ -34,6 +37,25 @@ rows.push(
     a.difference(b);
     b.difference(a);
     a.union(b);
+  }),
+);
+// Snapshot diff → transitions for every pair of consecutive expected objects of every case.
+const pairs: { before: unknown; after: unknown; type: ResolvedType }[] = [];
+for (const c of cases) {
+  const [apiVersion, kind] = String(c.data.kind).split(' ');
+  const type = c.data.schema === 'builtin' ? BUILTIN_SCHEMA.type(builtinTypeName(apiVersion!, kind!)!) : DEDUCED_TYPE;
+  let prev: unknown;
+  for (const s of c.data.steps) {
+    const obj = s.expect?.object;
+    if (!obj) continue;
+    if (prev !== undefined) pairs.push({ before: prev, after: obj, type });
+    prev = obj;
+  }
+}
+rows.push(
+  measure(`snapshot diff → transitions (${pairs.length} steps)`, pairs.length, (i) => {
+    const p = pairs[i]!;
+    diffSnapshots({ object: p.before, type: p.type }, { object: p.after, type: p.type });
   }),
 );
 rows.push(...writeScenarios());

@@ -96,3 +96,6 @@ export { encodeBuiltinObject, type BuiltinEncodingTarget } from './encoding/enco
 // Conformance replay
 export { replayCase, runStep, checkStep, type CaseResult, type StepOutcome, type StepMismatch } from './conformance/replay-case.js';
 export type { ConformanceCase, ConformanceStep, ExpectedConflict } from './conformance/conformance-case.js';
+
+// Ownership analysis (07): snapshot diff → transitions, owners, "why is it still here"
+export * from './ownership/index.js';
