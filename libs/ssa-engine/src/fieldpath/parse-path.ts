@@ -23,7 +23,7 @@ const INDEX_RE = /[0-9]+(?=\])/y;
 /** A cursor over the input; every failure names its position. */
 class Scanner {
   pos = 0;
-  /** True when a number was written in float form (`1e+06`, `1.5`): kept for printing. */
+  /** True when a number was written in exponent form (`1e+06`): the element then prints as floats. */
   floats = false;
   constructor(readonly s: string) {}
 
@@ -71,7 +71,8 @@ class Scanner {
     const m = NUMBER_RE.exec(this.s);
     if (m) {
       this.pos += m[0].length;
-      if (/[.eE]/.test(m[0])) this.floats = true;
+      // Only an exponent tells a float64 print apart (`1e+06` vs `1000000`); `0.5` prints alike either way.
+      if (/[eE]/.test(m[0])) this.floats = true;
       return Number(m[0]);
     }
     return this.fail(this.done ? 'expected a value, got end of input' : `expected a value, got ${JSON.stringify(c)}`);

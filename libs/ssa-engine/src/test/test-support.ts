@@ -131,3 +131,13 @@ export function fieldsV1Of(obj: Value | undefined, manager: string, operation?: 
   const e = entryOf(obj, manager, operation);
   return e ? JSON.stringify(e.fieldsV1 ?? {}) : undefined;
 }
+
+/** The error a call throws (fails the test when it does not throw). */
+export function thrown(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected an error, none was thrown');
+}
