@@ -159,6 +159,18 @@ describe('deep nesting → too-deep, never RangeError', () => {
     expect(engineError(() => builtinManager('v1', 'ConfigMap').apply(undefined, cm, 'a', false)).code).toBe('too-deep');
   });
 
+  it('a deep atomic list in a CR update is too-deep from the CR normaliser, not a RangeError (bug fixed)', () => {
+    const deepList = JSON.parse('['.repeat(30_000) + ']'.repeat(30_000)) as Value;
+    expect(engineError(() => customManager('deduced').update(undefined, thing({ spec: deepList }), 'u')).code).toBe('too-deep');
+    expect(engineError(() => customManager('deduced').apply(undefined, thing({ spec: deepList }), 'a', false)).code).toBe('too-deep');
+  });
+
+  it('FieldSet.fromPaths with a path longer than any walk produces is too-deep, not a RangeError (bug fixed)', () => {
+    const long = Array.from({ length: 30_000 }, () => fieldName('a'));
+    expect(engineError(() => FieldSet.fromPaths([long])).code).toBe('too-deep');
+    expect(FieldSet.fromPaths([long.slice(0, MAX_DEPTH + 1)]).size).toBe(1);
+  });
+
   it('the deep typed walks say too-deep', () => {
     expect(engineError(() => toFieldSet(veryDeep, DEDUCED_TYPE)).code).toBe('too-deep');
     expect(engineError(() => merge({}, veryDeep, DEDUCED_TYPE)).code).toBe('too-deep');
@@ -167,6 +179,27 @@ describe('deep nesting → too-deep, never RangeError', () => {
 
   it('nesting just below the limit works', () => {
     expect(toFieldSet(nested(MAX_DEPTH - 2), DEDUCED_TYPE).size).toBe(MAX_DEPTH - 2);
+  });
+});
+
+describe('non-object input', () => {
+  it.each([
+    ['null', null],
+    ['a string', 'x'],
+    ['a number', 1],
+    ['a list', []],
+  ])('apply of %s is invalid-apply, not a TypeError (bug fixed)', (_what, config) => {
+    expect(engineError(() => builtinManager('v1', 'ConfigMap').apply(undefined, config as unknown as Record<string, Value>, 'a', false)).code).toBe('invalid-apply');
+    expect(engineError(() => customManager('deduced').apply(undefined, config as unknown as Record<string, Value>, 'a', false)).code).toBe('invalid-apply');
+  });
+
+  it('a non-map metadata in an applied ConfigMap is a validation error', () => {
+    expect(engineError(() => builtinManager('v1', 'ConfigMap').apply(undefined, { apiVersion: 'v1', kind: 'ConfigMap', metadata: 5 }, 'a', false)).code).toBe('validation');
+  });
+
+  it('wrongly typed values in an Update of a built-in are invalid-object (the Go decoder refuses them)', () => {
+    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 'x' } } as Record<string, Value>;
+    expect(engineError(() => builtinManager('apps/v1', 'Deployment').update(undefined, d, 'u')).code).toBe('invalid-object');
   });
 });
 
