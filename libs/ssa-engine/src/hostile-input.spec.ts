@@ -132,6 +132,20 @@ describe('prototype keys stay data', () => {
   });
 });
 
+describe('prototype-named fields of built-in kinds', () => {
+  afterEach(protoIsClean);
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('%s: apply rejects the undeclared field; update drops it as the Go decoder does', (k) => {
+    const spec = JSON.parse(`{"${k}": 1}`) as Value;
+    const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec } as Record<string, Value>;
+    const e = engineError(() => builtinManager('apps/v1', 'Deployment').apply(undefined, d, 'a', false));
+    expect(e.code).toBe('validation');
+    expect(e.message).toContain(`.spec.${k}: field not declared in schema`);
+    const u = builtinManager('apps/v1', 'Deployment').update(undefined, d, 'u');
+    expect(Object.prototype.hasOwnProperty.call(u['spec'], k)).toBe(false);
+  });
+});
+
 describe('deep nesting → too-deep, never RangeError', () => {
   const deep = nested(MAX_DEPTH + 10);
   const veryDeep = nested(50_000);
