@@ -33,6 +33,7 @@ export {
 } from './fieldpath/path-element.js';
 export { FieldSet, FieldSetBuilder, pathToHuman, type Path } from './fieldpath/field-set.js';
 export { parseFieldsV1, serializeFieldsV1, fieldsV1Object, type FieldsV1 } from './fieldpath/fields-v1.js';
+export { parseHumanPath, parseFieldsV1Path, PathParseError } from './fieldpath/parse-path.js';
 
 // managedFields
 export {

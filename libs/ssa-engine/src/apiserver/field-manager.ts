@@ -169,6 +169,7 @@ export class FieldManager {
    * code `invalid-apply` (HTTP 400) or `validation` (HTTP 500 in the apiserver) for a bad config.
    */
   apply(live: KubeObject | undefined, config: KubeObject, manager: string, force: boolean): KubeObject {
+    if (!isMap(config)) throw badRequest('the applied configuration must be a JSON object');
     const base = live ?? this.opts.emptyObject();
     let managers = decodeManagedFields(meta(base)['managedFields']);
     if (config['apiVersion'] !== this.opts.apiVersion || config['kind'] !== this.opts.kind) {

@@ -1,3 +1,4 @@
+import { MAX_DEPTH, SsaEngineError } from '../errors.js';
 import { encodeBuiltinObject } from '../encoding/encode-builtin-object.js';
 import { compareStrings } from '../value/compare.js';
 import { setKey, type Value, type ValueMap } from '../value/value.js';
@@ -9,11 +10,13 @@ export interface Normalizer {
   readonly emptyObject: () => KubeObject;
 }
 
-function sortKeysDeep(v: Value): Value {
-  if (Array.isArray(v)) return v.map(sortKeysDeep);
+function sortKeysDeep(v: Value, depth = 0): Value {
+  // Atomic lists are not walked by the typed code, so hostile nesting can first be met here.
+  if (depth > MAX_DEPTH) throw new SsaEngineError('too-deep', `object nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(v)) return v.map((x) => sortKeysDeep(x, depth + 1));
   if (typeof v !== 'object' || v === null) return v;
   const out: Record<string, Value> = {};
-  for (const k of Object.keys(v).sort(compareStrings)) setKey(out, k, sortKeysDeep((v as ValueMap)[k]!));
+  for (const k of Object.keys(v).sort(compareStrings)) setKey(out, k, sortKeysDeep((v as ValueMap)[k]!, depth + 1));
   return out;
 }
 

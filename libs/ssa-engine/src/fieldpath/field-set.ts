@@ -1,3 +1,4 @@
+import { MAX_DEPTH, SsaEngineError } from '../errors.js';
 import { comparePE, peEquals, peToHuman, type PathElement } from './path-element.js';
 
 /** A field path: a sequence of path elements below the object root. */
@@ -278,6 +279,14 @@ function mergeMembers(a: readonly PathElement[], b: readonly PathElement[]): rea
   return out;
 }
 
+/**
+ * The longest path the engine's walks produce is MAX_DEPTH + 1 elements; a longer one (hostile
+ * input through the public builder) would overflow the stack when the trie is frozen.
+ */
+function checkLength(n: number): void {
+  if (n > MAX_DEPTH + 1) throw new SsaEngineError('too-deep', `field path longer than ${MAX_DEPTH + 1} elements`);
+}
+
 interface BuilderNode {
   members: Map<string, PathElement>;
   children: Map<string, { pe: PathElement; node: BuilderNode }>;
@@ -294,6 +303,7 @@ export class FieldSetBuilder {
   /** Adds `path` as a member (parents are not made members). The empty path is ignored. */
   insert(path: Path): this {
     if (path.length === 0) return this;
+    checkLength(path.length);
     let node = this.root;
     for (let i = 0; i < path.length - 1; i++) node = this.child(node, path[i]!);
     const last = path[path.length - 1]!;
@@ -303,6 +313,7 @@ export class FieldSetBuilder {
 
   /** Adds `pe` as a member below `prefix` — `insert([...prefix, pe])` without the copy. */
   insertUnder(prefix: Path, pe: PathElement): this {
+    checkLength(prefix.length + 1);
     let node = this.root;
     for (const p of prefix) node = this.child(node, p);
     if (!node.members.has(pe.str)) node.members.set(pe.str, pe);

@@ -56,6 +56,19 @@ function goKind(v: Value): string {
   return 'map[string]interface {}';
 }
 
+/**
+ * The value as an issue message shows it. A hostile value nested too deeply for `JSON.stringify`
+ * (which throws a raw RangeError) is reported as the engine's `too-deep` error instead.
+ */
+function show(v: Value): string {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (e instanceof RangeError) throw new SsaEngineError('too-deep', `object nested deeper than ${MAX_DEPTH} levels`);
+    throw e;
+  }
+}
+
 /** Scalar check shared by validation, compare and merge (03 §3); null is valid everywhere. */
 export function scalarIssue(t: ScalarType, v: Value | undefined): string | undefined {
   if (v === undefined || v === null) return undefined;
@@ -64,11 +77,11 @@ export function scalarIssue(t: ScalarType, v: Value | undefined): string | undef
     case 'numeric':
       return k === 'number' ? undefined : `expected numeric (int or float), got ${goKind(v)}`;
     case 'string':
-      return k === 'string' ? undefined : `expected string, got ${JSON.stringify(v)}`;
+      return k === 'string' ? undefined : `expected string, got ${show(v)}`;
     case 'boolean':
-      return k === 'boolean' ? undefined : `expected boolean, got ${JSON.stringify(v)}`;
+      return k === 'boolean' ? undefined : `expected boolean, got ${show(v)}`;
     case 'untyped':
-      return k === 'number' || k === 'string' || k === 'boolean' ? undefined : `expected any scalar, got ${JSON.stringify(v)}`;
+      return k === 'number' || k === 'string' || k === 'boolean' ? undefined : `expected any scalar, got ${show(v)}`;
     default:
       return `unexpected scalar type in schema: ${String(t)}`;
   }
@@ -88,7 +101,7 @@ function walk(v: Value, t: ResolvedType, path: PathElement[], out: ValidationIss
     }
     case LIST: {
       if (v === null) return;
-      if (!Array.isArray(v)) return add('type-mismatch', `expected list, got ${JSON.stringify(v)}`);
+      if (!Array.isArray(v)) return add('type-mismatch', `expected list, got ${show(v)}`);
       const l = t.list!;
       const seen = new Set<string>();
       for (let i = 0; i < v.length; i++) {
@@ -110,7 +123,7 @@ function walk(v: Value, t: ResolvedType, path: PathElement[], out: ValidationIss
     }
     case MAP: {
       if (v === null) return;
-      if (!isMap(v)) return add('type-mismatch', `expected map, got ${JSON.stringify(v)}`);
+      if (!isMap(v)) return add('type-mismatch', `expected map, got ${show(v)}`);
       const m = t.map!;
       for (const key of Object.keys(v)) {
         const f = m.fields.get(key);
