@@ -41,6 +41,8 @@ export interface FieldManagerOptions {
   /** The empty object a create starts from (the zero value of the kind). */
   readonly emptyObject: () => KubeObject;
   readonly maxUpdateManagers?: number;
+  /** Versions the server still serves (see `WriteContext.isServedVersion`); default: only `apiVersion`. */
+  readonly isServedVersion?: (apiVersion: string) => boolean;
   /** FieldsV1 key order of written entries; `sorted-keys` for unstructured objects (CRs). */
   readonly fieldsV1Order?: FieldsV1Order;
 }
@@ -107,7 +109,12 @@ export class FieldManager {
 
   constructor(private readonly opts: FieldManagerOptions) {
     this.subresource = opts.subresource ?? '';
-    this.ctx = { type: opts.type, apiVersion: opts.apiVersion, ...(opts.resetFields ? { resetFields: opts.resetFields } : {}) };
+    this.ctx = {
+      type: opts.type,
+      apiVersion: opts.apiVersion,
+      ...(opts.resetFields ? { resetFields: opts.resetFields } : {}),
+      ...(opts.isServedVersion ? { isServedVersion: opts.isServedVersion } : {}),
+    };
   }
 
   private identity(manager: string, operation: 'Apply' | 'Update'): Omit<ManagerEntry, 'set' | 'time'> & { id: string } {

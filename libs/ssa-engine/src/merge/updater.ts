@@ -21,6 +21,19 @@ export interface WriteContext {
   readonly apiVersion: string;
   /** Reset fields of the endpoint, applied with recursive-difference semantics. */
   readonly resetFields?: FieldSet;
+  /**
+   * Whether the server still serves an API version. Managers at an unserved version are dropped
+   * (04 §0); managers at another served version are kept as they are, opaque, because the engine
+   * cannot convert objects between versions (04 §3.6 (a)): they neither conflict nor lose fields.
+   * Default: only the request's version is served.
+   */
+  readonly isServedVersion?: (apiVersion: string) => boolean;
+}
+
+/** `same` (compare and update), `opaque` (keep untouched) or `drop` (unserved version). */
+function versionRole(e: ManagerEntry, ctx: WriteContext): 'same' | 'opaque' | 'drop' {
+  if (e.apiVersion === ctx.apiVersion) return 'same';
+  return ctx.isServedVersion?.(e.apiVersion) ? 'opaque' : 'drop';
 }
 
 function filter(set: FieldSet, ctx: WriteContext): FieldSet {
@@ -40,7 +53,12 @@ function withSet(e: ManagerEntry, set: FieldSet): ManagerEntry {
 function reconcile(managers: Managers, ctx: WriteContext): Managers {
   const out: Managers = new Map();
   for (const [id, e] of managers) {
-    if (e.apiVersion !== ctx.apiVersion) continue;
+    const role = versionRole(e, ctx);
+    if (role === 'drop') continue;
+    if (role === 'opaque') {
+      out.set(id, e);
+      continue;
+    }
     const r = reconcileWithSchema(e.set, ctx.type);
     out.set(id, r === e.set ? e : withSet(e, r));
   }
@@ -65,10 +83,12 @@ function updateStep(
   const conflictList: Conflict[] = [];
   for (const [id, e] of managers) {
     if (id === me) continue;
-    if (e.apiVersion !== ctx.apiVersion) {
-      managers.delete(id); // unknown version: the apiserver drops it
+    const role = versionRole(e, ctx);
+    if (role === 'drop') {
+      managers.delete(id); // unserved version: the apiserver drops it
       continue;
     }
+    if (role === 'opaque') continue;
     const c = e.set.intersection(changed);
     if (!c.isEmpty) {
       conflicts.set(id, c);
@@ -77,7 +97,7 @@ function updateStep(
   }
   if (!force && conflictList.length > 0) throw new ConflictError(conflictList);
   for (const [id, e] of managers) {
-    if (id === me) continue;
+    if (id === me || e.apiVersion !== ctx.apiVersion) continue;
     let s = e.set;
     const c = conflicts.get(id);
     if (c) s = s.difference(c);
