@@ -14,6 +14,7 @@
  * - map keys are written sorted (by UTF-8 bytes);
  * - types with their own encoder: Time, MicroTime, Quantity, IntOrString, RawExtension, FieldsV1.
  */
+import { compareStrings } from '../value/compare.js';
 import { MAX_DEPTH, SsaEngineError } from '../errors.js';
 import {
   GO_FIELDS_V1,
@@ -49,20 +50,13 @@ function isObject(v: unknown): v is JsonObject {
 
 /** Sets an own enumerable property; safe for untrusted keys such as `__proto__`. */
 function put(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else target[key] = value;
 }
 
 /** Go sorts map keys by their UTF-8 bytes, which is code point order (not UTF-16 unit order). */
-export function compareGoStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
+export const compareGoStrings: (a: string, b: string) => number = compareStrings;
 
 function jsonKind(v: unknown): string {
   if (v === null) return 'null';
