@@ -1,4 +1,4 @@
-import { ownersAt, parsePE, pathToHuman, peToHuman, type OwnershipVia, type PathElement, type Value } from '../../ssa-engine/src/index.js';
+import { FIELD, ownersAt, parsePE, pathToHuman, type OwnershipVia, type PathElement, type Value } from '../../ssa-engine/src/index.js';
 import { resolvePath } from './field-path.util.js';
 import type { ManagerRef, Since } from './observed-event.types.js';
 import { identityOf, type ObjectOwnershipState } from './object-ownership.projection.js';
@@ -35,7 +35,7 @@ export interface FieldOwnersView {
 
 /** One node of `ownershipTree`. */
 export interface OwnershipNode {
-  /** The last element in human form (`spec`, `[name="nginx"]`); `''` for the root. */
+  /** The last element: a field name (`spec`) or an item in kubectl form (`[name="nginx"]`); `''` for the root. */
   readonly segment: string;
   readonly path: string;
   readonly fieldsV1Path: string;
@@ -53,6 +53,10 @@ interface MutableNode {
   owners: OwnerView[];
   children: MutableNode[];
   index: Map<string, MutableNode>;
+}
+
+function segmentOf(pe: PathElement): string {
+  return pe.kind === FIELD ? pe.name : pathToHuman([pe]);
 }
 
 function view(o: OwnerView): OwnerView {
@@ -73,7 +77,7 @@ export function ownershipTree(state: ObjectOwnershipState): OwnershipNode {
       let child = node.index.get(seg);
       if (!child) {
         child = {
-          segment: peToHuman(elements[elements.length - 1]!),
+          segment: segmentOf(elements[elements.length - 1]!),
           path: pathToHuman(elements),
           fieldsV1Path: elements.map((pe) => pe.str).join('.'),
           owned: false,
