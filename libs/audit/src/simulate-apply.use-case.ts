@@ -9,6 +9,7 @@ import {
   normalizerFor,
   ownersAt,
   pathToHuman,
+  restoreUnchangedTimestamps,
   SsaEngineError,
   type KubeObject,
   type ManagedFieldsEntry,
@@ -141,6 +142,8 @@ export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
   let object: KubeObject;
   try {
     object = fm.apply(live, config, cmd.manager, cmd.force ?? false);
+    // The registry keeps the old timestamps when a write changes nothing but them (05 §2 step 5).
+    if (live) object = restoreUnchangedTimestamps(live, object);
   } catch (e) {
     if (e instanceof ConflictError) {
       return {
