@@ -1,4 +1,4 @@
-import { pathToHuman, valueEquals, type ManagerRef, type Operation, type TransitionType, type Value } from '../../ssa-engine/src/index.js';
+import { pathToHuman, valueEquals, type Value } from '../../ssa-engine/src/index.js';
 import { resolvePath } from './field-path.util.js';
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
@@ -6,21 +6,8 @@ import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './sche
 import { seqString, sortEvents } from './seq.util.js';
 import { valueAt } from './value-at.util.js';
 
-/** One transition in a field's history. */
-export interface FieldHistoryTransition {
-  readonly at: string;
-  readonly seq: string;
-  readonly type: TransitionType;
-  readonly manager: string | null;
-  readonly operation: Operation | null;
-  readonly subresource: string | null;
-  readonly apiVersion: string | null;
-  readonly from: readonly ManagerRef[];
-  /** Owners right after. */
-  readonly owners: readonly ManagerRef[];
-  readonly valueChanged: boolean;
-  readonly reconstructed: boolean;
-}
+/** One transition in a field's history: a `FieldTransition` without the object and path it is about. */
+export type FieldHistoryTransition = Omit<FieldTransition, 'objectId' | 'path' | 'fieldsV1Path'>;
 
 /** One value of a field, recorded when it changed. */
 export interface FieldValueChange {
@@ -80,19 +67,8 @@ export function fieldHistory(events: readonly ObservedEvent[], path: string, sch
   replayEvents(events, schemaResolver, (e, _s, ts, applied) => {
     for (const t of ts) {
       if (t.fieldsV1Path !== p.fieldsV1Path) continue;
-      transitions.push({
-        at: t.at,
-        seq: t.seq,
-        type: t.type,
-        manager: t.manager,
-        operation: t.operation,
-        subresource: t.subresource,
-        apiVersion: t.apiVersion,
-        from: t.from,
-        owners: t.owners,
-        valueChanged: t.valueChanged,
-        reconstructed: t.reconstructed,
-      });
+      const { objectId: _o, path: _p, fieldsV1Path: _f, ...rest } = t;
+      transitions.push(rest);
     }
     if (!applied) return;
     const v = e.watchType === 'DELETED' ? undefined : valueAt(e.object, p.elements);
