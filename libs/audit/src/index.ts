@@ -56,9 +56,23 @@ export {
   type ManagedFieldView,
   type ManagerFieldsFilter,
 } from './manager-index.read-model.js';
+export {
+  listObjects,
+  objectListItem,
+  matchesObjectFilter,
+  type ObjectListItem,
+  type ObjectFilter,
+} from './objects.read-model.js';
 export { findings, FINDING_TYPES, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
 
 // Use cases
+export {
+  ProjectEventsUseCase,
+  type ProjectEventsCommand,
+  type ProjectEventsResult,
+  type ProjectedBatch,
+  type OwnershipProjectionStore,
+} from './project-events.use-case.js';
 export {
   simulateApply,
   type SimulateApplyCommand,

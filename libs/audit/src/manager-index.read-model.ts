@@ -1,6 +1,7 @@
 import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import { matchesObjectFilter, type ObjectFilter } from './objects.read-model.js';
 
 /** The identifying columns of an object, as `GET /v1/objects` lists them. */
 export interface ObjectRef {
@@ -39,13 +40,8 @@ export interface ManagerSummary {
   readonly objects: readonly ManagerObjectFields[];
 }
 
-/** Filters of `managerFields`. */
-export interface ManagerFieldsFilter {
-  readonly cluster?: string;
-  readonly group?: string;
-  readonly kind?: string;
-  readonly namespace?: string;
-}
+/** Filters of `managerFields` (those of `GET /v1/objects`). */
+export type ManagerFieldsFilter = Omit<ObjectFilter, 'manager'>;
 
 /** The identifying columns of a state. */
 export function objectRef(s: ObjectOwnershipState): ObjectRef {
@@ -100,12 +96,6 @@ export function managerIndex(states: Iterable<ObjectOwnershipState>): ManagerSum
 /** `GET /v1/managers/{name}/fields?cluster&kind&namespace`: what `manager` owns, where. */
 export function managerFields(states: Iterable<ObjectOwnershipState>, manager: string, filter: ManagerFieldsFilter = {}): ManagerObjectFields[] {
   const selected: ObjectOwnershipState[] = [];
-  for (const s of states) {
-    if (filter.cluster !== undefined && s.cluster !== filter.cluster) continue;
-    if (filter.group !== undefined && s.group !== filter.group) continue;
-    if (filter.kind !== undefined && s.kind !== filter.kind) continue;
-    if (filter.namespace !== undefined && (s.namespace ?? '') !== filter.namespace) continue;
-    selected.push(s);
-  }
+  for (const s of states) if (matchesObjectFilter(s, { ...filter, manager })) selected.push(s);
   return [...(managerIndex(selected).find((m) => m.manager === manager)?.objects ?? [])];
 }
