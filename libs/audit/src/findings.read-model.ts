@@ -1,5 +1,5 @@
 import { compareStrings, type ManagerRef } from '../../ssa-engine/src/index.js';
-import { objectRef, type ObjectRef } from './manager-index.read-model.js';
+import { objectRef, type ObjectRef } from './objects.read-model.js';
 import type { FieldOwner, Since } from './observed-event.types.js';
 import { identityOf, type FieldMark, type ObjectOwnershipState, type OwnedField } from './object-ownership.projection.js';
 import { compareSeq, parseAt, type AsOf } from './seq.util.js';

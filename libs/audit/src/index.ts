@@ -49,8 +49,6 @@ export { explainField, type FieldExplanationView, type ReleasedBy, type Remainin
 export {
   managerIndex,
   managerFields,
-  objectRef,
-  type ObjectRef,
   type ManagerSummary,
   type ManagerObjectFields,
   type ManagedFieldView,
@@ -59,6 +57,8 @@ export {
 export {
   listObjects,
   objectListItem,
+  objectRef,
+  type ObjectRef,
   matchesObjectFilter,
   type ObjectListItem,
   type ObjectFilter,

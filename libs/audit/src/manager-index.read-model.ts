@@ -1,19 +1,7 @@
 import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
-import { matchesObjectFilter, type ObjectFilter } from './objects.read-model.js';
-
-/** The identifying columns of an object, as `GET /v1/objects` lists them. */
-export interface ObjectRef {
-  readonly objectId: string;
-  readonly cluster: string;
-  readonly uid: string;
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  readonly namespace: string | null;
-  readonly name: string;
-}
+import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectRef } from './objects.read-model.js';
 
 /** One field a manager owns. */
 export interface ManagedFieldView {
@@ -42,11 +30,6 @@ export interface ManagerSummary {
 
 /** Filters of `managerFields` (those of `GET /v1/objects`). */
 export type ManagerFieldsFilter = Omit<ObjectFilter, 'manager'>;
-
-/** The identifying columns of a state. */
-export function objectRef(s: ObjectOwnershipState): ObjectRef {
-  return { objectId: s.objectId, cluster: s.cluster, uid: s.uid, group: s.group, version: s.version, kind: s.kind, namespace: s.namespace, name: s.name };
-}
 
 function compareObjects(a: ObjectRef, b: ObjectRef): number {
   return (

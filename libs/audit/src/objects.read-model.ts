@@ -1,9 +1,9 @@
 import { compareStrings } from '../../ssa-engine/src/index.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
 
-/** `GET /v1/objects` item (issue 7's shape). */
-export interface ObjectListItem {
-  readonly id: string;
+/** The identifying columns of an object. */
+export interface ObjectRef {
+  readonly objectId: string;
   readonly cluster: string;
   readonly uid: string;
   readonly group: string;
@@ -11,6 +11,16 @@ export interface ObjectListItem {
   readonly kind: string;
   readonly namespace: string | null;
   readonly name: string;
+}
+
+/** The identifying columns of a state. */
+export function objectRef(s: ObjectOwnershipState): ObjectRef {
+  return { objectId: s.objectId, cluster: s.cluster, uid: s.uid, group: s.group, version: s.version, kind: s.kind, namespace: s.namespace, name: s.name };
+}
+
+/** `GET /v1/objects` item (issue 7's shape: `id` is the object id). */
+export interface ObjectListItem extends Omit<ObjectRef, 'objectId'> {
+  readonly id: string;
   readonly deleted: boolean;
   readonly lastSeq: string;
   readonly lastAt: string;
@@ -29,15 +39,10 @@ export interface ObjectFilter {
 
 /** The list item of one state. */
 export function objectListItem(s: ObjectOwnershipState): ObjectListItem {
+  const { objectId, ...rest } = objectRef(s);
   return {
-    id: s.objectId,
-    cluster: s.cluster,
-    uid: s.uid,
-    group: s.group,
-    version: s.version,
-    kind: s.kind,
-    namespace: s.namespace,
-    name: s.name,
+    id: objectId,
+    ...rest,
     deleted: s.deleted,
     lastSeq: s.lastSeq,
     lastAt: s.lastAt,
