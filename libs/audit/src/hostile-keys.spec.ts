@@ -1,0 +1,51 @@
+// Untrusted keys (`__proto__`, `constructor`) in objects and managedFields stay plain data.
+import { fieldOwners, ownershipTree } from './field-owners.read-model.js';
+import { fieldHistory } from './field-history.read-model.js';
+import { findings } from './findings.read-model.js';
+import { managerIndex } from './manager-index.read-model.js';
+import type { ObservedEvent } from './observed-event.types.js';
+import { foldObjectOwnership } from './object-ownership.projection.js';
+
+const object = JSON.parse(`{
+  "apiVersion": "v1", "kind": "ConfigMap",
+  "metadata": {
+    "name": "x", "namespace": "d", "labels": { "__proto__": "polluted" },
+    "managedFields": [
+      { "manager": "__proto__", "operation": "Apply", "apiVersion": "v1", "time": "2026-01-01T00:00:00Z", "fieldsType": "FieldsV1",
+        "fieldsV1": { "f:metadata": { "f:labels": { "f:__proto__": {} } }, "f:data": { "f:constructor": {} } } }
+    ]
+  },
+  "data": { "constructor": "c" }
+}`) as unknown;
+
+const event: ObservedEvent = {
+  seq: '1',
+  cluster: 'c',
+  uid: 'u',
+  objectId: 'c:u',
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  namespace: 'd',
+  name: 'x',
+  resourceVersion: '1',
+  observedAt: '2026-01-01T00:00:00Z',
+  watchType: 'ADDED',
+  source: 'watch',
+  object,
+};
+
+describe('hostile keys', () => {
+  it('are owned, read and indexed as ordinary keys', () => {
+    const state = foldObjectOwnership([event]).state!;
+    expect(state.fields.map((f) => f.path)).toEqual(['.data.constructor', '.metadata.labels.__proto__']);
+    expect(fieldOwners(state, '.metadata.labels.__proto__')).toMatchObject({ present: true, value: 'polluted', owners: [{ manager: '__proto__' }] });
+    expect(fieldOwners(state, '.data.constructor').value).toBe('c');
+    expect(fieldOwners(state, '.data.toString')).toMatchObject({ present: false, value: null });
+    expect(fieldHistory([event], '.data.constructor').values.map((v) => v.value)).toEqual(['c']);
+    expect(ownershipTree(state).children.map((n) => n.segment)).toEqual(['data', 'metadata']);
+    expect(managerIndex([state]).map((m) => m.manager)).toEqual(['__proto__']);
+    expect(findings([state])).toEqual([]);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
