@@ -161,8 +161,8 @@ function dotted(p: Path): string {
  * (path, identity) that already owned it, else the current event.
  */
 function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since, first: boolean): OwnedField[] {
-  const before = new Map<string, Map<string, FieldOwner>>();
-  for (const f of prev) before.set(f.fieldsV1Path, new Map(f.owners.map((o) => [identityOf(o), o])));
+  const before = new Map<string, { field: OwnedField; owners: Map<string, FieldOwner> }>();
+  for (const f of prev) before.set(f.fieldsV1Path, { field: f, owners: new Map(f.owners.map((o) => [identityOf(o), o])) });
   const entries = [...a.entries.values()].sort((x, y) => x.index - y.index);
   let union = FieldSet.EMPTY;
   for (const e of entries) union = union.union(e.set);
@@ -171,13 +171,20 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
     const key = dotted(p);
     const had = before.get(key);
     const owners: FieldOwner[] = [];
+    let same = had !== undefined;
     for (const e of entries) {
       if (!e.set.has(p)) continue;
-      const r = ref(e);
-      const old = had?.get(e.identity);
-      owners.push(old ? { ...r, since: old.since, sinceFirstObservation: old.sinceFirstObservation } : { ...r, since: now, sinceFirstObservation: first });
+      const old = had?.owners.get(e.identity);
+      const i = owners.length;
+      if (old && old.apiVersion === e.apiVersion && had!.field.owners[i] === old) owners.push(old);
+      else {
+        same = false;
+        owners.push({ ...ref(e), since: old ? old.since : now, sinceFirstObservation: old ? old.sinceFirstObservation : first });
+      }
     }
-    out.push({ path: pathToHuman(p), fieldsV1Path: key, segments: p.map((pe) => pe.str), owners });
+    // Unchanged owners: keep the previous object (cheaper, and the state shares structure).
+    if (same && had!.field.owners.length === owners.length) out.push(had!.field);
+    else out.push({ path: had ? had.field.path : pathToHuman(p), fieldsV1Path: key, segments: had ? had.field.segments : p.map((pe) => pe.str), owners });
   }
   return out;
 }
