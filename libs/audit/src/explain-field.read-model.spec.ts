@@ -1,7 +1,8 @@
+import { decodeManagedFields, explain, parsePath } from '../../ssa-engine/src/index.js';
 import type { ObservedEvent } from './observed-event.types.js';
 import { explainField } from './explain-field.read-model.js';
 import { eventsUpTo } from './seq.util.js';
-import { caseEvents } from './testing/conformance-events.js';
+import { caseEvents, caseNames } from './testing/conformance-events.js';
 
 const CSA = { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', subresource: '' };
 
@@ -47,5 +48,29 @@ describe('explainField', () => {
   it('a deleted object: removed', () => {
     const del: ObservedEvent = { ...events[events.length - 1]!, seq: '999', watchType: 'DELETED' };
     expect(explainField([...events, del], '.metadata.labels.app')).toMatchObject({ present: false, cause: 'removed', objectDeleted: true });
+  });
+});
+
+describe('explainField over the whole corpus agrees with the engine given the full history', () => {
+  it.each(caseNames())('%s', (name) => {
+    const { events, resolver } = caseEvents(name);
+    if (events.length === 0) return;
+    const snaps = events.map((e) => ({ object: e.object, type: resolver(e.group ? `${e.group}/${e.version}` : e.version, e.kind, e.cluster) }));
+    const paths = new Set<string>();
+    for (const s of snaps) {
+      const mf = (s.object as { metadata?: { managedFields?: unknown } }).metadata?.managedFields;
+      for (const e of decodeManagedFields(mf).values()) for (const p of e.set.paths()) paths.add(p.map((pe) => pe.str).join('.'));
+    }
+    for (const path of paths) {
+      const full = explain(snaps.slice(0, -1), snaps[snaps.length - 1]!, parsePath(path));
+      const x = explainField(events, path, resolver);
+      expect({ path, cause: x.cause, message: x.message, releasedBy: x.releasedBy?.manager ?? null, remedies: x.remedies.map((r) => r.commands) }).toEqual({
+        path,
+        cause: full.cause,
+        message: full.message,
+        releasedBy: full.releasedBy?.manager ?? null,
+        remedies: full.remedies.map((r) => r.commands),
+      });
+    }
   });
 });

@@ -14,7 +14,8 @@ import { replayEvents } from './field-history.read-model.js';
 import { ownerSince } from './field-owners.read-model.js';
 import type { ObservedEvent, Since } from './observed-event.types.js';
 import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
-import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { valueAt } from './value-at.util.js';
 
 /** Who released (or deleted) the field, and when. */
 export interface ReleasedBy extends ManagerRef {
@@ -77,18 +78,28 @@ const RELEASES: ReadonlySet<string> = new Set(['kept', 'orphaned', 'pruned', 're
  * codes and remedies. Throws `AuditError('invalid-path')`.
  */
 export function explainField(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldExplanationView {
+  const first = events[0];
+  const p = resolvePath(path, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
   const snapshots: Snapshot[] = [];
   const transitions: FieldTransition[] = [];
   let deleted = false;
   let type: Snapshot['type'] | undefined;
+  // The latest snapshot in which the path lost an owner or left the object: the engine needs the
+  // history from the snapshot before it only (explaining stays O(1) diffs, not O(events)).
+  let lastStep: number | undefined;
+  let wasPresent = false;
   const state: ObjectOwnershipState | undefined = replayEvents(events, schemaResolver, (e, s, ts, applied) => {
     transitions.push(...ts);
     if (!applied) return;
     type = schemaResolver(s.apiVersion, s.kind, s.cluster);
     deleted = e.watchType === 'DELETED';
-    if (!deleted) snapshots.push({ object: e.object, type });
+    if (deleted) return;
+    snapshots.push({ object: e.object, type });
+    const present = valueAt(e.object, p.elements) !== undefined;
+    const lost = ts.some((t) => t.fieldsV1Path === p.fieldsV1Path && t.from.length > 0);
+    if (snapshots.length > 1 && (lost || (wasPresent && !present))) lastStep = snapshots.length - 1;
+    wasPresent = present;
   });
-  const p = resolvePath(path, type);
   const forms = { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path };
   const released = (m: ManagerRef | null): ReleasedBy | null => {
     if (!m) return null;
@@ -114,7 +125,9 @@ export function explainField(events: readonly ObservedEvent[], path: string, sch
     };
   }
   const last = snapshots[snapshots.length - 1]!;
-  const x = explain(snapshots.slice(0, -1), last, p.elements);
+  // Without such a step the last pair is enough (a contiguous chain: skipping snapshots would change the diffs).
+  const history = snapshots.slice(lastStep !== undefined ? lastStep - 1 : Math.max(0, snapshots.length - 2), -1);
+  const x = explain(history, last, p.elements);
   const segments = p.elements.map((pe) => pe.str);
   return {
     ...forms,
