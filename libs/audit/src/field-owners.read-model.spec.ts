@@ -71,3 +71,34 @@ describe('ownershipTree', () => {
     expect(item.segment).toBe('[name="app"]');
   });
 });
+
+describe('fieldOwners: dotted map keys and deleted objects', () => {
+  it('reads .metadata.labels.app.kubernetes.io/name as one label key; a deleted object has no owners', async () => {
+    const { simulateApply } = await import('./simulate-apply.use-case.js');
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'd', labels: { 'app.kubernetes.io/name': 'shop' } } };
+    const object = simulateApply({ config, manager: 'flux', now: '2026-01-01T00:00:00Z' }).result!.object;
+    const event = {
+      seq: 5n,
+      cluster: 'c',
+      uid: 'u',
+      objectId: 'c:u',
+      group: '',
+      version: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'd',
+      name: 'a',
+      resourceVersion: '1',
+      observedAt: '2026-01-01T00:00:00Z',
+      watchType: 'ADDED' as const,
+      source: 'watch' as const,
+      object,
+    };
+    const state = foldObjectOwnership([event]).state!;
+    const v = fieldOwners(state, '.metadata.labels.app.kubernetes.io/name');
+    expect(v).toMatchObject({ fieldsV1Path: 'f:metadata.f:labels.f:app.kubernetes.io/name', present: true, value: 'shop' });
+    expect(v.owners).toMatchObject([{ manager: 'flux', operation: 'Apply', since: { seq: '5' } }]);
+    const gone = foldObjectOwnership([{ ...event, seq: 6n, watchType: 'DELETED' as const }], undefined, state).state!;
+    expect(fieldOwners(gone, '.metadata.labels.app.kubernetes.io/name')).toMatchObject({ present: false, deleted: true, owners: [] });
+    expect(ownershipTree(gone).children).toEqual([]);
+  });
+});

@@ -267,6 +267,8 @@ function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], w
       case 'orphaned':
         drop((m) => m.fieldsV1Path === t.fieldsV1Path && m.kind === 'released-kept');
         break;
+      default:
+        assertUnreachable(t.type);
     }
   }
   return [...marks.values()];
@@ -367,6 +369,10 @@ export function evolveObjectOwnership(
     lastError: state?.lastError ?? null,
   };
   return { state: next, transitions, applied: true, writer: diff.writer ? ref(diff.writer.manager) : null, notes: diff.notes };
+}
+
+function assertUnreachable(x: never): never {
+  throw new Error(`unreachable: ${JSON.stringify(x)}`);
 }
 
 /** The result of folding a list of events. */
