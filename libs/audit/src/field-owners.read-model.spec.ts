@@ -2,7 +2,7 @@ import { AuditError } from './audit.error.js';
 import { fieldOwners, ownershipTree, type OwnershipNode } from './field-owners.read-model.js';
 import { foldObjectOwnership } from './object-ownership.projection.js';
 import { eventsUpTo } from './seq.util.js';
-import { caseEvents } from './testing/conformance-events.js';
+import { caseEvents, testEvent } from './testing/conformance-events.js';
 
 const HPA = { manager: 'horizontal-pod-autoscaler', operation: 'Update', apiVersion: 'apps/v1', subresource: 'scale' };
 
@@ -77,27 +77,12 @@ describe('fieldOwners: dotted map keys and deleted objects', () => {
     const { simulateApply } = await import('./simulate-apply.use-case.js');
     const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'd', labels: { 'app.kubernetes.io/name': 'shop' } } };
     const object = simulateApply({ config, manager: 'flux', now: '2026-01-01T00:00:00Z' }).result!.object;
-    const event = {
-      seq: 5n,
-      cluster: 'c',
-      uid: 'u',
-      objectId: 'c:u',
-      group: '',
-      version: 'v1',
-      kind: 'ConfigMap',
-      namespace: 'd',
-      name: 'a',
-      resourceVersion: '1',
-      observedAt: '2026-01-01T00:00:00Z',
-      watchType: 'ADDED' as const,
-      source: 'watch' as const,
-      object,
-    };
+    const event = testEvent({ seq: 5n, name: 'a', object });
     const state = foldObjectOwnership([event]).state!;
     const v = fieldOwners(state, '.metadata.labels.app.kubernetes.io/name');
     expect(v).toMatchObject({ fieldsV1Path: 'f:metadata.f:labels.f:app.kubernetes.io/name', present: true, value: 'shop' });
     expect(v.owners).toMatchObject([{ manager: 'flux', operation: 'Apply', since: { seq: '5' } }]);
-    const gone = foldObjectOwnership([{ ...event, seq: 6n, watchType: 'DELETED' as const }], undefined, state).state!;
+    const gone = foldObjectOwnership([{ ...event, seq: 6n, watchType: 'DELETED' }], undefined, state).state!;
     expect(fieldOwners(gone, '.metadata.labels.app.kubernetes.io/name')).toMatchObject({ present: false, deleted: true, owners: [] });
     expect(ownershipTree(gone).children).toEqual([]);
   });

@@ -3,8 +3,8 @@ import { fieldOwners, ownershipTree } from './field-owners.read-model.js';
 import { fieldHistory } from './field-history.read-model.js';
 import { findings } from './findings.read-model.js';
 import { managerIndex } from './manager-index.read-model.js';
-import type { ObservedEvent } from './observed-event.types.js';
 import { foldObjectOwnership } from './object-ownership.projection.js';
+import { testEvent } from './testing/conformance-events.js';
 
 const object = JSON.parse(`{
   "apiVersion": "v1", "kind": "ConfigMap",
@@ -18,22 +18,7 @@ const object = JSON.parse(`{
   "data": { "constructor": "c" }
 }`) as unknown;
 
-const event: ObservedEvent = {
-  seq: '1',
-  cluster: 'c',
-  uid: 'u',
-  objectId: 'c:u',
-  group: '',
-  version: 'v1',
-  kind: 'ConfigMap',
-  namespace: 'd',
-  name: 'x',
-  resourceVersion: '1',
-  observedAt: '2026-01-01T00:00:00Z',
-  watchType: 'ADDED',
-  source: 'watch',
-  object,
-};
+const event = testEvent({ object });
 
 describe('hostile keys', () => {
   it('are owned, read and indexed as ordinary keys', () => {

@@ -1,22 +1,9 @@
 import { AuditError } from './audit.error.js';
 import type { ObservedEvent } from './observed-event.types.js';
+import { testEvent } from './testing/conformance-events.js';
 import { compareSeq, eventsUpTo, parseAt, seqString, sortEvents } from './seq.util.js';
 
-const ev = (seq: ObservedEvent['seq'], observedAt: string): ObservedEvent => ({
-  seq,
-  cluster: 'c',
-  uid: 'u',
-  objectId: 'c:u',
-  group: '',
-  version: 'v1',
-  kind: 'ConfigMap',
-  name: 'n',
-  resourceVersion: '1',
-  observedAt,
-  watchType: 'MODIFIED',
-  source: 'watch',
-  object: {},
-});
+const ev = (seq: ObservedEvent['seq'], observedAt: string): ObservedEvent => testEvent({ seq, observedAt, watchType: 'MODIFIED' });
 
 describe('sequences and at=', () => {
   it('normalises sequences to decimal strings and compares them numerically beyond 2^53', () => {

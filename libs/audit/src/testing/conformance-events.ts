@@ -68,3 +68,24 @@ export function caseEvents(name: string, seqBase = 0): CaseEvents {
   });
   return { c, events, steps, resolver: caseResolver(c) };
 }
+
+/** A hand-made event of ConfigMap `c:u` (seq 1, 2026-01-01), with `overrides`. */
+export function testEvent(overrides: Partial<ObservedEvent>): ObservedEvent {
+  return {
+    seq: '1',
+    cluster: 'c',
+    uid: 'u',
+    objectId: 'c:u',
+    group: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    namespace: 'd',
+    name: 'x',
+    resourceVersion: '1',
+    observedAt: '2026-01-01T00:00:00Z',
+    watchType: 'ADDED',
+    source: 'watch',
+    object: {},
+    ...overrides,
+  };
+}
