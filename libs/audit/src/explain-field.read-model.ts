@@ -1,0 +1,160 @@
+import {
+  explain,
+  pathToHuman,
+  type CauseCode,
+  type JsonPatchOp,
+  type ManagerRef,
+  type OwnershipVia,
+  type RemedyKind,
+  type Snapshot,
+  type UnknownReason,
+} from '../../ssa-engine/src/index.js';
+import { resolvePath } from './field-path.util.js';
+import { replayEvents } from './field-history.read-model.js';
+import { ownerSince } from './field-owners.read-model.js';
+import type { ObservedEvent, Since } from './observed-event.types.js';
+import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { valueAt } from './value-at.util.js';
+
+/** Who released (or deleted) the field, and when. */
+export interface ReleasedBy extends ManagerRef {
+  readonly at: string | null;
+  readonly seq: string | null;
+}
+
+/** An owner keeping the field. */
+export interface RemainingOwner extends ManagerRef {
+  /** `null` only when the projection has no record of it (should not happen). */
+  readonly since: Since | null;
+  readonly via: OwnershipVia;
+  /** Position in the current `metadata.managedFields` list (what the JSON patch remedy addresses). */
+  readonly index: number;
+}
+
+/** A remedy: one line for people and the exact command(s). */
+export interface RemedyView {
+  readonly kind: RemedyKind;
+  readonly summary: string;
+  /** The commands joined by a newline (run in order); `null` when the remedy is refused (see `warning`). */
+  readonly command: string | null;
+  readonly commands: readonly string[];
+  readonly patch: readonly JsonPatchOp[] | null;
+  readonly warning: string | null;
+}
+
+/** `GET /v1/objects/{id}/explain?path=` */
+export interface FieldExplanationView {
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly present: boolean;
+  /** The engine's stable cause code. */
+  readonly cause: CauseCode;
+  /**
+   * `cause` followed by the broader codes it implies: `client-side-apply-leftover` and
+   * `update-manager-never-releases` are both kinds of `co-owned-after-release`.
+   */
+  readonly causes: readonly CauseCode[];
+  readonly unknownReason: UnknownReason | null;
+  readonly message: string;
+  readonly releasedBy: ReleasedBy | null;
+  readonly remainingOwners: readonly RemainingOwner[];
+  readonly remedies: readonly RemedyView[];
+  /** The engine's notes (codes and messages). */
+  readonly notes: readonly { readonly code: string; readonly message: string }[];
+  readonly objectDeleted: boolean;
+}
+
+const BROADER: Partial<Record<CauseCode, readonly CauseCode[]>> = {
+  'client-side-apply-leftover': ['co-owned-after-release'],
+  'update-manager-never-releases': ['co-owned-after-release'],
+};
+
+const RELEASES: ReadonlySet<string> = new Set(['kept', 'orphaned', 'pruned', 'removed']);
+
+/**
+ * `GET /v1/objects/{id}/explain?path=`: why `path` is still there or why it is gone, over the
+ * object's events (pass `eventsUpTo(…)` for an earlier moment), with the engine's stable cause
+ * codes and remedies. Throws `AuditError('invalid-path')`.
+ */
+export function explainField(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldExplanationView {
+  const first = events[0];
+  const p = resolvePath(path, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
+  const snapshots: Snapshot[] = [];
+  const transitions: FieldTransition[] = [];
+  let deleted = false;
+  let type: Snapshot['type'] | undefined;
+  // The latest snapshot in which the path lost an owner or left the object: the engine needs the
+  // history from the snapshot before it only (explaining stays O(1) diffs, not O(events)).
+  let lastStep: number | undefined;
+  let wasPresent = false;
+  const state: ObjectOwnershipState | undefined = replayEvents(events, schemaResolver, (e, s, ts, applied) => {
+    transitions.push(...ts);
+    if (!applied) return;
+    type = schemaResolver(s.apiVersion, s.kind, s.cluster);
+    deleted = e.watchType === 'DELETED';
+    if (deleted) return;
+    snapshots.push({ object: e.object, type });
+    const present = valueAt(e.object, p.elements) !== undefined;
+    const lost = ts.some((t) => t.fieldsV1Path === p.fieldsV1Path && t.from.length > 0);
+    if (snapshots.length > 1 && (lost || (wasPresent && !present))) lastStep = snapshots.length - 1;
+    wasPresent = present;
+  });
+  const forms = { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path };
+  const released = (m: ManagerRef | null): ReleasedBy | null => {
+    if (!m) return null;
+    const id = identityOf(m);
+    const t = [...transitions].reverse().find((x) => x.fieldsV1Path === p.fieldsV1Path && RELEASES.has(x.type) && transitionManager(x) !== null && identityOf(transitionManager(x)!) === id);
+    return { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, subresource: m.subresource, at: t?.at ?? null, seq: t?.seq ?? null };
+  };
+
+  if (deleted || snapshots.length === 0 || !type || !state) {
+    const t = deleted ? transitions.filter((x) => x.fieldsV1Path === p.fieldsV1Path).at(-1) : undefined;
+    return {
+      ...forms,
+      present: false,
+      cause: deleted ? 'removed' : 'unknown',
+      causes: [deleted ? 'removed' : 'unknown'],
+      unknownReason: deleted ? null : 'no-history',
+      message: deleted ? 'the object was deleted' : 'no observation of this object',
+      releasedBy: null,
+      remainingOwners: [],
+      remedies: [],
+      notes: t ? [{ code: 'object-deleted', message: `the object was deleted at ${t.at}` }] : [],
+      objectDeleted: deleted,
+    };
+  }
+  const last = snapshots[snapshots.length - 1]!;
+  // Without such a step the last pair is enough (a contiguous chain: skipping snapshots would change the diffs).
+  const history = snapshots.slice(lastStep !== undefined ? lastStep - 1 : Math.max(0, snapshots.length - 2), -1);
+  const x = explain(history, last, p.elements);
+  const segments = p.elements.map((pe) => pe.str);
+  return {
+    ...forms,
+    present: x.present,
+    cause: x.cause,
+    causes: [x.cause, ...(BROADER[x.cause] ?? [])],
+    unknownReason: x.unknownReason,
+    message: x.message,
+    releasedBy: released(x.releasedBy),
+    remainingOwners: x.remainingOwners.map((o) => ({
+      manager: o.manager,
+      operation: o.operation,
+      apiVersion: o.apiVersion,
+      subresource: o.subresource,
+      since: ownerSince(state, segments, o)?.since ?? null,
+      via: o.via,
+      index: o.index,
+    })),
+    remedies: x.remedies.map((r) => ({
+      kind: r.kind,
+      summary: r.description,
+      command: r.commands.length > 0 ? r.commands.join('\n') : null,
+      commands: r.commands,
+      patch: r.patch,
+      warning: r.warning,
+    })),
+    notes: x.notes.map((n) => ({ code: n.code, message: n.message })),
+    objectDeleted: false,
+  };
+}

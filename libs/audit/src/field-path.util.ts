@@ -1,0 +1,26 @@
+import { parsePath, SsaEngineError, type Path, type ResolvedType } from '../../ssa-engine/src/index.js';
+import { AuditError } from './audit.error.js';
+
+/** A parsed field path in both printed forms. */
+export interface ResolvedPath {
+  readonly elements: Path;
+  /** FieldsV1 dotted form: the key of the path in projections. */
+  readonly fieldsV1Path: string;
+}
+
+/**
+ * Parses a field path in kubectl form (`.spec.containers[name="nginx"].image`) or FieldsV1 form
+ * (`f:spec.f:containers.k:{"name":"nginx"}.f:image`) with the object's type (dotted map keys such
+ * as `app.kubernetes.io/name` are one key). Throws `AuditError('invalid-path')` naming `path`.
+ */
+export function resolvePath(text: string, type?: ResolvedType): ResolvedPath {
+  if (typeof text !== 'string' || text === '') throw new AuditError('invalid-path', 'path is required', 'path');
+  let elements: Path;
+  try {
+    elements = parsePath(text, type);
+  } catch (e) {
+    if (e instanceof SsaEngineError) throw new AuditError('invalid-path', e.message, 'path', e.code);
+    throw e;
+  }
+  return { elements, fieldsV1Path: elements.map((pe) => pe.str).join('.') };
+}

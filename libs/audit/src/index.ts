@@ -1,0 +1,82 @@
+/**
+ * audit: the ownership domain of ssa-audit. Pure functions over observed events and projection
+ * states, on top of the SSA engine (see README.md beside this folder). No framework, no I/O.
+ */
+
+// Errors
+export { AuditError, type AuditErrorCode } from './audit.error.js';
+
+// Input
+export type { ObservedEvent, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';
+export { seqString, compareSeq, isRfc3339, parseAt, sortEvents, eventsUpTo, type AsOf } from './seq.util.js';
+export { defaultSchemaResolver, apiVersionOf, type SchemaResolver } from './schema-resolver.port.js';
+export { resolvePath, type ResolvedPath } from './field-path.util.js';
+
+// Projection
+export {
+  evolveObjectOwnership,
+  foldObjectOwnership,
+  identityOf,
+  transitionManager,
+  type ObjectOwnershipState,
+  type OwnedField,
+  type FieldMark,
+  type FieldMarkKind,
+  type FieldTransition,
+  type OwnershipEvolution,
+  type OwnershipReplay,
+} from './object-ownership.projection.js';
+
+// Read models
+export {
+  ownershipTree,
+  fieldOwners,
+  ownerSince,
+  type OwnershipNode,
+  type FieldOwnersView,
+  type OwnerView,
+  type EffectiveOwnerView,
+} from './field-owners.read-model.js';
+export {
+  fieldHistory,
+  objectTransitions,
+  replayEvents,
+  type FieldHistoryView,
+  type FieldHistoryTransition,
+  type FieldValueChange,
+} from './field-history.read-model.js';
+export { explainField, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
+export {
+  managerIndex,
+  managerFields,
+  type ManagerSummary,
+  type ManagerObjectFields,
+  type ManagedFieldView,
+  type ManagerFieldsFilter,
+} from './manager-index.read-model.js';
+export {
+  listObjects,
+  objectListItem,
+  objectRef,
+  type ObjectRef,
+  matchesObjectFilter,
+  type ObjectListItem,
+  type ObjectFilter,
+} from './objects.read-model.js';
+export { findings, FINDING_TYPES, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
+
+// Use cases
+export {
+  ProjectEventsUseCase,
+  type ProjectEventsCommand,
+  type ProjectEventsResult,
+  type ProjectedBatch,
+  type OwnershipProjectionStore,
+} from './project-events.use-case.js';
+export {
+  simulateApply,
+  type SimulateApplyCommand,
+  type SimulatedApply,
+  type SimulatedConflict,
+  type SurvivingField,
+} from './simulate-apply.use-case.js';

@@ -1,0 +1,33 @@
+import { managerFields, managerIndex } from './manager-index.read-model.js';
+import { foldObjectOwnership } from './object-ownership.projection.js';
+import { caseEvents } from './testing/conformance-events.js';
+
+function stateOf(name: string) {
+  const { events, resolver } = caseEvents(name);
+  return foldObjectOwnership(events, resolver).state!;
+}
+
+describe('managerIndex and managerFields', () => {
+  const d = stateOf('incident-d-hpa-scale-subresource');
+  const b = stateOf('incident-b-configmap-ghost-label');
+
+  it('lists every manager with its identities and the objects and fields it owns', () => {
+    const idx = managerIndex([d, b]);
+    expect(idx.map((m) => m.manager)).toEqual(['flux-controller', 'horizontal-pod-autoscaler', 'kubectl', 'kubectl-client-side-apply']);
+    const hpa = idx.find((m) => m.manager === 'horizontal-pod-autoscaler')!;
+    expect(hpa.identities).toEqual([{ operation: 'Update', apiVersion: 'apps/v1', subresource: 'scale' }]);
+    expect(hpa.objectCount).toBe(1);
+    expect(hpa.objects[0]).toMatchObject({ objectId: d.objectId, kind: 'Deployment', namespace: 'default', name: 'web' });
+    expect(hpa.objects[0]!.fields).toEqual([
+      { path: '.spec.replicas', fieldsV1Path: 'f:spec.f:replicas', operation: 'Update', subresource: 'scale', apiVersion: 'apps/v1', since: { seq: '20', at: '2024-01-01T00:00:02Z' } },
+    ]);
+    expect(hpa.fieldCount).toBe(1);
+  });
+
+  it('filters by cluster, kind and namespace, and skips deleted objects', () => {
+    expect(managerFields([d, b], 'kubectl', { kind: 'ConfigMap' })).toEqual([]);
+    expect(managerFields([d, b], 'kubectl', { kind: 'Deployment', namespace: 'default', cluster: 'test' })).toHaveLength(1);
+    expect(managerFields([d, b], 'nobody')).toEqual([]);
+    expect(managerIndex([{ ...d, deleted: true }])).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
+import type { Since } from './observed-event.types.js';
+import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectRef } from './objects.read-model.js';
+
+/** One field a manager owns. */
+export interface ManagedFieldView {
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly operation: Operation;
+  readonly subresource: string;
+  readonly apiVersion: string;
+  readonly since: Since;
+}
+
+/** `GET /v1/managers/{name}/fields`: one object and the fields the manager owns in it. */
+export interface ManagerObjectFields extends ObjectRef {
+  readonly fields: readonly ManagedFieldView[];
+}
+
+/** `GET /v1/managers`: one manager across the tracked objects. */
+export interface ManagerSummary {
+  readonly manager: string;
+  /** Its identities (a name may write as Apply and Update, through several subresources). */
+  readonly identities: readonly { readonly operation: Operation; readonly apiVersion: string; readonly subresource: string }[];
+  readonly objectCount: number;
+  readonly fieldCount: number;
+  readonly objects: readonly ManagerObjectFields[];
+}
+
+/** Filters of `managerFields` (those of `GET /v1/objects`). */
+export type ManagerFieldsFilter = Omit<ObjectFilter, 'manager'>;
+
+function compareObjects(a: ObjectRef, b: ObjectRef): number {
+  return (
+    compareStrings(a.cluster, b.cluster) ||
+    compareStrings(a.group, b.group) ||
+    compareStrings(a.kind, b.kind) ||
+    compareStrings(a.namespace ?? '', b.namespace ?? '') ||
+    compareStrings(a.name, b.name) ||
+    compareStrings(a.objectId, b.objectId)
+  );
+}
+
+/**
+ * `GET /v1/managers`: every manager name owning something in the live (not deleted) states, with
+ * its identities and, per object, the fields it owns. Sorted by name; objects by cluster, group,
+ * kind, namespace, name.
+ */
+export function managerIndex(states: Iterable<ObjectOwnershipState>): ManagerSummary[] {
+  const byManager = new Map<string, { ids: Map<string, ManagerSummary['identities'][number]>; objects: ManagerObjectFields[] }>();
+  for (const s of states) {
+    if (s.deleted) continue;
+    const perManager = new Map<string, ManagedFieldView[]>();
+    for (const f of s.fields) {
+      for (const o of f.owners) {
+        let m = byManager.get(o.manager);
+        if (!m) byManager.set(o.manager, (m = { ids: new Map(), objects: [] }));
+        const idKey = `${o.operation}\u0000${o.apiVersion}\u0000${o.subresource}`;
+        if (!m.ids.has(idKey)) m.ids.set(idKey, { operation: o.operation, apiVersion: o.apiVersion, subresource: o.subresource });
+        let list = perManager.get(o.manager);
+        if (!list) perManager.set(o.manager, (list = []));
+        list.push({ path: f.path, fieldsV1Path: f.fieldsV1Path, operation: o.operation, subresource: o.subresource, apiVersion: o.apiVersion, since: o.since });
+      }
+    }
+    for (const [name, fields] of perManager) byManager.get(name)!.objects.push({ ...objectRef(s), fields });
+  }
+  return [...byManager.entries()]
+    .sort(([a], [b]) => compareStrings(a, b))
+    .map(([manager, m]) => {
+      const objects = [...m.objects].sort(compareObjects);
+      const identities = [...m.ids.values()].sort(
+        (a, b) => compareStrings(a.operation, b.operation) || compareStrings(a.subresource, b.subresource) || compareStrings(a.apiVersion, b.apiVersion),
+      );
+      return { manager, identities, objectCount: objects.length, fieldCount: objects.reduce((n, o) => n + o.fields.length, 0), objects };
+    });
+}
+
+/** `GET /v1/managers/{name}/fields?cluster&kind&namespace`: what `manager` owns, where. */
+export function managerFields(states: Iterable<ObjectOwnershipState>, manager: string, filter: ManagerFieldsFilter = {}): ManagerObjectFields[] {
+  const selected: ObjectOwnershipState[] = [];
+  for (const s of states) if (matchesObjectFilter(s, { ...filter, manager })) selected.push(s);
+  return [...(managerIndex(selected).find((m) => m.manager === manager)?.objects ?? [])];
+}

@@ -1,0 +1,402 @@
+import {
+  diffSnapshots,
+  entryIdentity,
+  FieldSet,
+  pathToHuman,
+  readSnapshot,
+  SsaEngineError,
+  type DecodedSnapshot,
+  type ManagerRef,
+  type Operation,
+  type Path,
+  type SnapshotDiff,
+  type Transition,
+  type TransitionType,
+} from '../../ssa-engine/src/index.js';
+import { AuditError } from './audit.error.js';
+import type { FieldOwner, ObservedEvent, Since } from './observed-event.types.js';
+import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { compareSeq, isRfc3339, seqString, sortEvents } from './seq.util.js';
+
+/** One owned path of the object and its direct owners (the members of their managedFields sets). */
+export interface OwnedField {
+  /** Human form (`.spec.containers[name="nginx"].image`). */
+  readonly path: string;
+  /** FieldsV1 dotted form (`f:spec.f:containers.k:{"name":"nginx"}.f:image`). */
+  readonly fieldsV1Path: string;
+  /** The FieldsV1 keys of the path, one per element (unambiguous, unlike the dotted form). */
+  readonly segments: readonly string[];
+  /** In `metadata.managedFields` order. */
+  readonly owners: readonly FieldOwner[];
+}
+
+/**
+ * What happened to a field that a finding may need later (kept in the state, so findings are
+ * answered from states alone):
+ * - `taken-from-applier`: an Update or another Apply took the field from an Apply manager, which
+ *   will conflict on its next apply unless it drops the field or forces; cleared when that applier
+ *   writes again or owns the field again;
+ * - `forced`: the latest forced takeover of the field;
+ * - `released-kept`: an applier stopped applying the field and other owners kept it alive.
+ */
+export type FieldMarkKind = 'taken-from-applier' | 'forced' | 'released-kept';
+
+/** A mark on one path; see `FieldMarkKind`. */
+export interface FieldMark {
+  readonly kind: FieldMarkKind;
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  /** Who acted: the taker (taken-from-applier, forced) or the releaser (released-kept). */
+  readonly manager: ManagerRef;
+  /** Who lost the field (the Apply managers for `taken-from-applier`). */
+  readonly from: readonly ManagerRef[];
+  /** Owners right after. */
+  readonly owners: readonly ManagerRef[];
+  readonly seq: string;
+  readonly at: string;
+}
+
+/**
+ * The ownership projection of one object: its latest snapshot, every owned path with its owners
+ * and since when, and the marks findings need. Plain JSON data (store it as `jsonb`); folding the
+ * same events gives a deep-equal state.
+ */
+export interface ObjectOwnershipState {
+  readonly objectId: string;
+  readonly cluster: string;
+  readonly uid: string;
+  readonly group: string;
+  readonly version: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string | null;
+  readonly name: string;
+  readonly deleted: boolean;
+  readonly resourceVersion: string;
+  readonly firstSeq: string;
+  readonly firstAt: string;
+  readonly lastSeq: string;
+  readonly lastAt: string;
+  /** Events folded (skipped and duplicate events excluded). */
+  readonly eventCount: number;
+  /** The latest observed body, `metadata.managedFields` included (the last live one once deleted). */
+  readonly object: unknown;
+  /** Owned paths in canonical path order (members before children). Empty once deleted. */
+  readonly fields: readonly OwnedField[];
+  readonly marks: readonly FieldMark[];
+  /** The latest event the engine could not read (malformed managedFields): it was skipped. */
+  readonly lastError: { readonly seq: string; readonly code: string; readonly message: string } | null;
+}
+
+/** One ownership transition of one field, as the projector stores it and the API returns it. */
+export interface FieldTransition {
+  readonly seq: string;
+  readonly at: string;
+  readonly objectId: string;
+  readonly type: TransitionType;
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  /** Who acted (see the engine's `Transition.manager`); `null` when the writer is unknown. */
+  readonly manager: string | null;
+  readonly operation: Operation | null;
+  readonly subresource: string | null;
+  readonly apiVersion: string | null;
+  /** Owners that lost the field in this transition. */
+  readonly from: readonly ManagerRef[];
+  /** Owners right after (for `kept`, the owners keeping it alive). */
+  readonly owners: readonly ManagerRef[];
+  readonly valueChanged: boolean;
+  /** Derived from a relist or gap fill, not from a live watch event: intermediate writes may be missing. */
+  readonly reconstructed: boolean;
+  /** The engine's note codes qualifying this transition (`force-inferred`, …). */
+  readonly notes: readonly string[];
+}
+
+/** The result of folding one event. */
+export interface OwnershipEvolution {
+  readonly state: ObjectOwnershipState;
+  readonly transitions: readonly FieldTransition[];
+  /** False for a duplicate or older event (no-op) and for a skipped one. */
+  readonly applied: boolean;
+  /** The writer the engine recognised, and its notes (plain data), for logs and the event stream. */
+  readonly writer: ManagerRef | null;
+  readonly notes: SnapshotDiff['notes'];
+}
+
+const NO_NOTES: SnapshotDiff['notes'] = [];
+
+/** The identity key of a manager ref (apiVersion counts only for Update, as in managedFields). */
+export function identityOf(m: ManagerRef): string {
+  return entryIdentity(m);
+}
+
+function ref(m: ManagerRef): ManagerRef {
+  return { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, subresource: m.subresource };
+}
+
+function validate(e: ObservedEvent): { seq: string; at: string } {
+  if (typeof e !== 'object' || e === null) throw new AuditError('invalid-event', 'an event must be an object', 'event');
+  const seq = seqString(e.seq, 'event.seq');
+  if (!isRfc3339(e.observedAt)) throw new AuditError('invalid-event', `event ${seq}: observedAt must be an RFC 3339 time`, 'event.observedAt');
+  if (e.watchType !== 'ADDED' && e.watchType !== 'MODIFIED' && e.watchType !== 'DELETED') {
+    throw new AuditError('invalid-event', `event ${seq}: watchType must be ADDED, MODIFIED or DELETED`, 'event.watchType');
+  }
+  if (e.source !== 'watch' && e.source !== 'relist' && e.source !== 'gap-fill') {
+    throw new AuditError('invalid-event', `event ${seq}: source must be watch, relist or gap-fill`, 'event.source');
+  }
+  for (const k of ['objectId', 'cluster', 'uid', 'version', 'kind', 'name'] as const) {
+    if (typeof e[k] !== 'string' || e[k] === '') throw new AuditError('invalid-event', `event ${seq}: ${k} must be a non-empty string`, `event.${k}`);
+  }
+  if (typeof e.group !== 'string') throw new AuditError('invalid-event', `event ${seq}: group must be a string`, 'event.group');
+  return { seq, at: e.observedAt };
+}
+
+/** The segments of a FieldsV1 path, joined: the dotted form. */
+function dotted(p: Path): string {
+  return p.map((pe) => pe.str).join('.');
+}
+
+/**
+ * Owned paths of a decoded snapshot with their owners; `since` carried over from `prev` for every
+ * (path, identity) that already owned it, else the current event.
+ */
+function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since, first: boolean): OwnedField[] {
+  const before = new Map<string, { field: OwnedField; owners: Map<string, FieldOwner> }>();
+  for (const f of prev) before.set(f.fieldsV1Path, { field: f, owners: new Map(f.owners.map((o) => [identityOf(o), o])) });
+  const entries = [...a.entries.values()].sort((x, y) => x.index - y.index);
+  let union = FieldSet.EMPTY;
+  for (const e of entries) union = union.union(e.set);
+  const out: OwnedField[] = [];
+  for (const p of union.paths()) {
+    const key = dotted(p);
+    const had = before.get(key);
+    const owners: FieldOwner[] = [];
+    let same = had !== undefined;
+    for (const e of entries) {
+      if (!e.set.has(p)) continue;
+      const old = had?.owners.get(e.identity);
+      const i = owners.length;
+      if (old && old.apiVersion === e.apiVersion && had!.field.owners[i] === old) owners.push(old);
+      else {
+        same = false;
+        owners.push({ ...ref(e), since: old ? old.since : now, sinceFirstObservation: old ? old.sinceFirstObservation : first });
+      }
+    }
+    // Unchanged owners: keep the previous object (cheaper, and the state shares structure).
+    if (same && had!.field.owners.length === owners.length) out.push(had!.field);
+    else out.push({ path: had ? had.field.path : pathToHuman(p), fieldsV1Path: key, segments: had ? had.field.segments : p.map((pe) => pe.str), owners });
+  }
+  return out;
+}
+
+function toFieldTransition(t: Transition, e: ObservedEvent, seq: string): FieldTransition {
+  return {
+    seq,
+    at: e.observedAt,
+    objectId: e.objectId,
+    type: t.type,
+    path: t.path,
+    fieldsV1Path: t.fieldsV1,
+    manager: t.manager?.manager ?? null,
+    operation: t.manager?.operation ?? null,
+    subresource: t.manager ? t.manager.subresource : null,
+    apiVersion: t.manager?.apiVersion ?? null,
+    from: t.from.map(ref),
+    owners: t.owners.map(ref),
+    valueChanged: t.valueChanged,
+    reconstructed: e.source !== 'watch',
+    notes: [...t.notes],
+  };
+}
+
+function markKey(m: Pick<FieldMark, 'kind' | 'fieldsV1Path' | 'manager'>): string {
+  return `${m.kind}\u0000${m.fieldsV1Path}\u0000${m.kind === 'released-kept' ? identityOf(m.manager) : ''}`;
+}
+
+/** The acting manager of a transition as a ref, `null` when unknown. */
+export function transitionManager(t: FieldTransition): ManagerRef | null {
+  return t.manager === null ? null : { manager: t.manager, operation: t.operation!, apiVersion: t.apiVersion ?? '', subresource: t.subresource ?? '' };
+}
+
+/** Marks after one event's transitions (see `FieldMarkKind`). */
+function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], writer: ManagerRef | null): FieldMark[] {
+  const marks = new Map<string, FieldMark>(prev.map((m) => [markKey(m), m]));
+  const drop = (pred: (m: FieldMark) => boolean): void => {
+    for (const [k, m] of marks) if (pred(m)) marks.delete(k);
+  };
+  // An applier that writes again has dropped the taken fields from its manifest (or forced them back).
+  if (writer && writer.operation === 'Apply') {
+    const w = identityOf(writer);
+    drop((m) => m.kind === 'taken-from-applier' && m.from.some((f) => identityOf(f) === w));
+  }
+  for (const t of ts) {
+    const by = transitionManager(t);
+    const put = (kind: FieldMarkKind, manager: ManagerRef, from: readonly ManagerRef[]): void => {
+      const m: FieldMark = { kind, path: t.path, fieldsV1Path: t.fieldsV1Path, manager, from, owners: t.owners, seq: t.seq, at: t.at };
+      const k = markKey(m);
+      marks.delete(k); // re-insert: insertion order stays event order
+      marks.set(k, m);
+    };
+    switch (t.type) {
+      case 'pruned':
+      case 'removed':
+        drop((m) => m.fieldsV1Path === t.fieldsV1Path);
+        break;
+      case 'taken':
+      case 'forced': {
+        const appliers = t.from.filter((f) => f.operation === 'Apply');
+        drop((m) => m.fieldsV1Path === t.fieldsV1Path && m.kind !== 'forced');
+        if (by && appliers.length > 0) put('taken-from-applier', by, appliers);
+        if (by && t.type === 'forced') put('forced', by, t.from);
+        break;
+      }
+      case 'acquired':
+      case 'shared':
+        if (by) {
+          const id = identityOf(by);
+          drop(
+            (m) =>
+              m.fieldsV1Path === t.fieldsV1Path &&
+              ((m.kind === 'taken-from-applier' && m.from.some((f) => identityOf(f) === id)) || (m.kind === 'released-kept' && identityOf(m.manager) === id)),
+          );
+        }
+        break;
+      case 'kept':
+        if (by) put('released-kept', by, t.from);
+        break;
+      case 'orphaned':
+        drop((m) => m.fieldsV1Path === t.fieldsV1Path && m.kind === 'released-kept');
+        break;
+      default:
+        assertUnreachable(t.type);
+    }
+  }
+  return [...marks.values()];
+}
+
+/**
+ * Folds one event into the ownership projection of its object (pure, deterministic). `state` is
+ * `undefined` before the first event. An event whose sequence is not after `state.lastSeq` is a
+ * no-op (`applied: false`), so redelivery is harmless. `DELETED` removes every owner (`removed`
+ * transitions). An event whose managedFields the engine cannot read is skipped and recorded in
+ * `state.lastError`. Throws `AuditError` `invalid-event` or `object-mismatch`.
+ */
+export function evolveObjectOwnership(
+  state: ObjectOwnershipState | undefined,
+  event: ObservedEvent,
+  schemaResolver: SchemaResolver = defaultSchemaResolver,
+): OwnershipEvolution {
+  const { seq, at } = validate(event);
+  if (state && state.objectId !== event.objectId) {
+    throw new AuditError('object-mismatch', `event ${seq} is of object ${event.objectId}, not ${state.objectId}`, 'event.objectId');
+  }
+  if (state && compareSeq(seq, state.lastSeq) <= 0) return { state, transitions: [], applied: false, writer: null, notes: NO_NOTES };
+  const apiVersion = apiVersionOf(event.group, event.version);
+  const type = schemaResolver(apiVersion, event.kind, event.cluster);
+  const now: Since = { seq, at };
+  const base = {
+    objectId: event.objectId,
+    cluster: event.cluster,
+    uid: event.uid,
+    group: event.group,
+    version: event.version,
+    apiVersion,
+    kind: event.kind,
+    namespace: event.namespace ?? null,
+    name: event.name,
+    resourceVersion: event.resourceVersion,
+    firstSeq: state?.firstSeq ?? seq,
+    firstAt: state?.firstAt ?? at,
+    lastSeq: seq,
+    lastAt: at,
+  };
+
+  if (event.watchType === 'DELETED') {
+    const transitions: FieldTransition[] = (state && !state.deleted ? state.fields : []).map((f) => ({
+      seq,
+      at,
+      objectId: event.objectId,
+      type: 'removed',
+      path: f.path,
+      fieldsV1Path: f.fieldsV1Path,
+      manager: null,
+      operation: null,
+      subresource: null,
+      apiVersion: null,
+      from: f.owners.map(ref),
+      owners: [],
+      valueChanged: true,
+      reconstructed: event.source !== 'watch',
+      notes: ['object-deleted'],
+    }));
+    const next: ObjectOwnershipState = {
+      ...base,
+      deleted: true,
+      eventCount: (state?.eventCount ?? 0) + 1,
+      object: state?.object ?? event.object ?? null,
+      fields: [],
+      marks: [],
+      lastError: state?.lastError ?? null,
+    };
+    return { state: next, transitions, applied: true, writer: null, notes: NO_NOTES };
+  }
+
+  const live = state && !state.deleted ? state : undefined;
+  let diff: SnapshotDiff;
+  let decoded: DecodedSnapshot;
+  try {
+    decoded = readSnapshot({ object: event.object, type });
+    diff = diffSnapshots(live ? { object: live.object, type } : undefined, { object: event.object, type }, type);
+  } catch (e) {
+    if (!(e instanceof SsaEngineError)) throw e;
+    const skipped: ObjectOwnershipState = {
+      ...(state ?? { ...base, deleted: false, eventCount: 0, object: null, fields: [], marks: [] }),
+      lastSeq: seq,
+      lastAt: at,
+      lastError: { seq, code: e.code, message: e.message },
+    };
+    return { state: skipped, transitions: [], applied: false, writer: null, notes: NO_NOTES };
+  }
+  const transitions = diff.transitions.map((t) => toFieldTransition(t, event, seq));
+  const fields = ownedFields(decoded, live?.fields ?? [], now, live === undefined);
+  const next: ObjectOwnershipState = {
+    ...base,
+    deleted: false,
+    eventCount: (state?.eventCount ?? 0) + 1,
+    object: event.object,
+    fields,
+    marks: nextMarks(live?.marks ?? [], transitions, diff.writer?.manager ?? null),
+    lastError: state?.lastError ?? null,
+  };
+  return { state: next, transitions, applied: true, writer: diff.writer ? ref(diff.writer.manager) : null, notes: diff.notes };
+}
+
+function assertUnreachable(x: never): never {
+  throw new Error(`unreachable: ${JSON.stringify(x)}`);
+}
+
+/** The result of folding a list of events. */
+export interface OwnershipReplay {
+  readonly state: ObjectOwnershipState | undefined;
+  /** Every transition, oldest first. */
+  readonly transitions: readonly FieldTransition[];
+}
+
+/**
+ * Folds the events of one object in sequence order (they are sorted first) from `initial`
+ * (default: nothing). Replaying the same events always gives a deep-equal result.
+ */
+export function foldObjectOwnership(
+  events: readonly ObservedEvent[],
+  schemaResolver: SchemaResolver = defaultSchemaResolver,
+  initial?: ObjectOwnershipState,
+): OwnershipReplay {
+  let state = initial;
+  const transitions: FieldTransition[] = [];
+  for (const e of sortEvents(events)) {
+    const r = evolveObjectOwnership(state, e, schemaResolver);
+    state = r.state;
+    transitions.push(...r.transitions);
+  }
+  return { state, transitions };
+}

@@ -1,0 +1,72 @@
+import type { ObservedEvent } from './observed-event.types.js';
+import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { compareSeq, seqString, sortEvents } from './seq.util.js';
+
+/** What one projection batch writes, in one transaction: states, new transitions, the checkpoint. */
+export interface ProjectedBatch {
+  /** The new state of every object the batch touched. */
+  readonly states: readonly ObjectOwnershipState[];
+  /** New transitions, in event order. */
+  readonly transitions: readonly FieldTransition[];
+  /** The highest sequence of the batch: every event up to it is fully applied once this batch is saved. */
+  readonly checkpoint: string | null;
+}
+
+/**
+ * Port: the projection tables (the store implements it on Postgres). `save` must write the whole
+ * batch and the checkpoint atomically, so a checkpoint never passes an event not applied.
+ */
+export interface OwnershipProjectionStore {
+  load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>>;
+  save(batch: ProjectedBatch): Promise<void>;
+}
+
+/** A batch of events read from the log by position (any objects, any order; duplicates allowed). */
+export interface ProjectEventsCommand {
+  readonly events: readonly ObservedEvent[];
+}
+
+/** What a batch did, for progress logs and metrics. */
+export interface ProjectEventsResult {
+  readonly objects: number;
+  /** Events folded. */
+  readonly applied: number;
+  /** Events already projected (redelivery) or skipped as unreadable (see `state.lastError`). */
+  readonly ignored: number;
+  readonly transitions: number;
+  readonly checkpoint: string | null;
+}
+
+/**
+ * The project worker's use case: folds a batch of events into the ownership projections of their
+ * objects and saves states, transitions and checkpoint together. Idempotent: a redelivered batch
+ * changes nothing (events at or before an object's `lastSeq` are no-ops).
+ */
+export class ProjectEventsUseCase {
+  constructor(
+    private readonly store: OwnershipProjectionStore,
+    private readonly schemaResolver: SchemaResolver = defaultSchemaResolver,
+  ) {}
+
+  async execute(cmd: ProjectEventsCommand): Promise<ProjectEventsResult> {
+    const events = sortEvents(cmd.events);
+    const ids = [...new Set(events.map((e) => e.objectId))];
+    const loaded = await this.store.load(ids);
+    const states = new Map<string, ObjectOwnershipState>();
+    const transitions: FieldTransition[] = [];
+    let applied = 0;
+    let checkpoint: string | null = null;
+    for (const e of events) {
+      const r = evolveObjectOwnership(states.get(e.objectId) ?? loaded.get(e.objectId), e, this.schemaResolver);
+      states.set(e.objectId, r.state);
+      transitions.push(...r.transitions);
+      if (r.applied) applied++;
+      const seq = seqString(e.seq);
+      if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
+    }
+    const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
+    await this.store.save({ states: changed, transitions, checkpoint });
+    return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
+  }
+}

@@ -1,0 +1,180 @@
+import {
+  compare,
+  ConflictError,
+  decodeManagedFields,
+  entryIdentity,
+  FieldManager,
+  FieldSet,
+  isBuiltinKind,
+  normalizerFor,
+  ownersAt,
+  pathToHuman,
+  restoreUnchangedTimestamps,
+  SsaEngineError,
+  type KubeObject,
+  type ManagedFieldsEntry,
+  type ManagerRef,
+  type Operation,
+  type Path,
+  type ResolvedType,
+  type Value,
+} from '../../ssa-engine/src/index.js';
+import { AuditError } from './audit.error.js';
+import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { isRfc3339 } from './seq.util.js';
+
+/** A dry-run server-side apply against a stored object. */
+export interface SimulateApplyCommand {
+  /** The latest stored object with its `metadata.managedFields`; absent for a create. */
+  readonly live?: unknown;
+  /** The manifest as parsed JSON (the API parses YAML before calling). */
+  readonly config: unknown;
+  /** The field manager (`kubectl` when the user runs `kubectl apply --server-side`). */
+  readonly manager: string;
+  readonly force?: boolean;
+  /** The cluster's schemas (default: bundled built-ins, deduced otherwise). */
+  readonly schema?: SchemaResolver;
+  readonly cluster?: string;
+  /** The type to apply with, overriding `schema`. */
+  readonly type?: ResolvedType;
+  /** The write time for managedFields (RFC 3339, whole seconds); default: the current time. */
+  readonly now?: string;
+}
+
+/** One conflict, as kubectl names it. */
+export interface SimulatedConflict {
+  readonly manager: string;
+  readonly operation: Operation;
+  readonly apiVersion: string | null;
+  readonly subresource: string | null;
+  /** kubectl form. */
+  readonly path: string;
+}
+
+/** A field the applier released that stays because others own it. */
+export interface SurvivingField {
+  readonly path: string;
+  readonly owners: readonly ManagerRef[];
+}
+
+/** The answer of `simulateApply` (`POST /v1/simulate/apply`). */
+export interface SimulatedApply {
+  readonly conflicts: readonly SimulatedConflict[];
+  /** Exactly what kubectl prints for the conflict, `null` when the apply succeeds. */
+  readonly message: string | null;
+  /** The 409 `Status` body the apiserver would answer, `null` when the apply succeeds. */
+  readonly status: Record<string, unknown> | null;
+  /** Paths the apply removes from the object (topmost removed paths). */
+  readonly pruned: readonly string[];
+  /** Paths the applier stops owning that stay because other managers own them. */
+  readonly survivors: readonly SurvivingField[];
+  /** The same list under the name issue 7 gives it. */
+  readonly kept: readonly SurvivingField[];
+  readonly result: { readonly object: KubeObject; readonly managedFields: readonly ManagedFieldsEntry[] } | null;
+}
+
+function isObject(v: unknown): v is KubeObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function withoutBookkeeping(o: KubeObject): KubeObject {
+  const meta = o['metadata'];
+  if (!isObject(meta)) return o;
+  const m: Record<string, Value> = {};
+  for (const k of Object.keys(meta)) {
+    // defineProperty: an own `__proto__` key stays a key.
+    if (k !== 'managedFields' && k !== 'resourceVersion') Object.defineProperty(m, k, { value: meta[k], enumerable: true, writable: true, configurable: true });
+  }
+  return { ...o, metadata: m };
+}
+
+function topmost(set: FieldSet): Path[] {
+  const out: Path[] = [];
+  for (const p of set.paths()) {
+    const last = out[out.length - 1];
+    if (last && last.length < p.length && last.every((pe, i) => pe.str === p[i]!.str)) continue;
+    out.push(p);
+  }
+  return out;
+}
+
+function applierSet(obj: unknown, manager: string): FieldSet {
+  if (!isObject(obj) || !isObject(obj['metadata'])) return FieldSet.EMPTY;
+  const id = entryIdentity({ manager, operation: 'Apply', apiVersion: '', subresource: '' });
+  return decodeManagedFields((obj['metadata'] as KubeObject)['managedFields']).get(id)?.set ?? FieldSet.EMPTY;
+}
+
+function ref(o: ManagerRef): ManagerRef {
+  return { manager: o.manager, operation: o.operation, apiVersion: o.apiVersion, subresource: o.subresource };
+}
+
+/**
+ * What a server-side apply of `config` by `manager` would do to `live`, computed with the engine's
+ * `FieldManager` (the apiserver's stack, kubectl's last-applied auto-force included) without
+ * storing anything: conflicts with kubectl's exact message and the 409 body, or the resulting
+ * object with the fields pruned and those that survive because others co-own them. Throws
+ * `AuditError('invalid-manifest')` (with the engine's code) for a manifest the apiserver would refuse.
+ */
+export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
+  const config = cmd.config;
+  if (!isObject(config)) throw new AuditError('invalid-manifest', 'the manifest must be a JSON object', 'manifest');
+  const apiVersion = config['apiVersion'];
+  const kind = config['kind'];
+  if (typeof apiVersion !== 'string' || apiVersion === '' || typeof kind !== 'string' || kind === '') {
+    throw new AuditError('invalid-manifest', 'the manifest needs apiVersion and kind', 'manifest');
+  }
+  if (typeof cmd.manager !== 'string' || cmd.manager === '') throw new AuditError('invalid-manifest', 'manager is required', 'manager');
+  if (cmd.live !== undefined && cmd.live !== null && !isObject(cmd.live)) throw new AuditError('invalid-manifest', 'the live object must be a JSON object', 'live');
+  if (cmd.now !== undefined && !isRfc3339(cmd.now)) throw new AuditError('invalid-manifest', 'now must be an RFC 3339 time', 'now');
+  const live = isObject(cmd.live) ? cmd.live : undefined;
+  const type = cmd.type ?? (cmd.schema ?? defaultSchemaResolver)(apiVersion, kind, cmd.cluster ?? '');
+  const builtin = isBuiltinKind(apiVersion, kind);
+  const now = cmd.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const fm = new FieldManager({
+    type,
+    apiVersion,
+    kind,
+    now: () => now,
+    ...normalizerFor({ apiVersion, kind }, builtin),
+    fieldsV1Order: builtin ? 'smd' : 'sorted-keys',
+  });
+
+  let object: KubeObject;
+  try {
+    object = fm.apply(live, config, cmd.manager, cmd.force ?? false);
+    // The registry keeps the old timestamps when a write changes nothing but them (05 §2 step 5).
+    if (live) object = restoreUnchangedTimestamps(live, object);
+  } catch (e) {
+    if (e instanceof ConflictError) {
+      return {
+        conflicts: e.conflicts.map((c) => ({
+          manager: c.manager,
+          operation: c.operation,
+          apiVersion: c.apiVersion ?? null,
+          subresource: c.subresource ?? null,
+          path: c.field,
+        })),
+        message: e.message,
+        status: e.toStatus(),
+        pruned: [],
+        survivors: [],
+        kept: [],
+        result: null,
+      };
+    }
+    if (e instanceof SsaEngineError) throw new AuditError('invalid-manifest', e.message, 'manifest', e.code);
+    throw e;
+  }
+
+  const before = live ? withoutBookkeeping(live) : undefined;
+  const pruned = before ? topmost(compare(before, withoutBookkeeping(object), type).removed).map(pathToHuman) : [];
+  const released = applierSet(live, cmd.manager).difference(applierSet(object, cmd.manager));
+  const survivors: SurvivingField[] = [];
+  for (const p of released.paths()) {
+    const o = ownersAt({ object, type }, p);
+    if (o.present && o.effectiveOwners.length > 0) survivors.push({ path: o.path, owners: o.effectiveOwners.map(ref) });
+  }
+  const meta = object['metadata'];
+  const managedFields = (isObject(meta) && Array.isArray(meta['managedFields']) ? meta['managedFields'] : []) as unknown as ManagedFieldsEntry[];
+  return { conflicts: [], message: null, status: null, pruned, survivors, kept: survivors, result: { object, managedFields } };
+}
