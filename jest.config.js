@@ -25,5 +25,9 @@ const common = {
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    // Real Postgres and Redis of the machine; run with --runInBand (they share the database server).
+    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'], testTimeout: 120_000 },
+    // The built service as a child process (`npm run build` first: the test:e2e script does it).
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], testTimeout: 180_000 },
   ],
 };
