@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadTestSettings } from '../../config/src/index.js';
-import { createDataSource, migrate } from '../../store/src/index.js';
+import { createDataSource, migrate, PartitionMaintenance } from '../../store/src/index.js';
 
 export interface TestDatabase {
   readonly name: string;
@@ -19,8 +19,11 @@ async function admin<T>(f: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh database on the machine's Postgres, migrated with the real migrations; `drop()` removes it. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+/**
+ * A fresh database on the machine's Postgres, migrated with the real migrations (and, like `npm run migrate`,
+ * with this month's event partitions unless `partitions: false`); `drop()` removes it.
+ */
+export async function createTestDatabase(label = 'test', options: { partitions?: boolean } = { partitions: true }): Promise<TestDatabase> {
   const name = `ssa_audit_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(5).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(loadTestSettings().adminDatabaseUrl);
@@ -28,6 +31,7 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
   const ds = await createDataSource(url.toString(), 2).initialize();
   try {
     await migrate(ds);
+    if (options.partitions) await new PartitionMaintenance(ds).run(new Date(), 2, 0);
   } finally {
     await ds.destroy();
   }

@@ -63,13 +63,13 @@ export class EventAppender {
 
   async append(observations: readonly Observation[]): Promise<AppendResult> {
     const prepared = observations.map((o) => prepareObservation(o, this.capture));
-    const result = await inTransaction(this.dataSource, (q) => this.appendIn(q, prepared));
+    const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
+    const result = await inTransaction(this.dataSource, (q) => this.appendIn(q, prepared, clusterIds));
     const committed = Date.now();
     return { ...result, lagsSeconds: result.newObservedAt.map((t) => (committed - t) / 1000) };
   }
 
-  private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[]) {
-    const clusterIds = await this.resolveClusters(q, [...new Set(prepared.map((p) => p.observation.cluster))]);
+  private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>) {
     const tips = await this.lockObjects(q, prepared, clusterIds);
 
     // Idempotency record; a key repeated inside the batch counts once.
@@ -127,11 +127,12 @@ export class EventAppender {
     };
   }
 
-  private async resolveClusters(q: QueryRunner, names: string[]): Promise<Map<string, number>> {
+  /** Cluster ids, created on first sight in their own committed statement (so the cache never holds a rolled-back id). */
+  private async resolveClusters(names: string[]): Promise<Map<string, number>> {
     const missing = names.filter((n) => !this.clusterIds.has(n)).sort();
     if (missing.length > 0) {
-      await q.query(`INSERT INTO clusters (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [missing]);
-      const rows: { id: number; name: string }[] = await q.query(`SELECT id, name FROM clusters WHERE name = ANY($1::text[])`, [missing]);
+      await this.dataSource.query(`INSERT INTO clusters (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [missing]);
+      const rows: { id: number; name: string }[] = await this.dataSource.query(`SELECT id, name FROM clusters WHERE name = ANY($1::text[])`, [missing]);
       for (const r of rows) this.clusterIds.set(r.name, r.id);
     }
     return this.clusterIds;

@@ -35,9 +35,23 @@ export class PartitionMaintenance {
         const from = monthStart(now, m);
         const name = partitionName(from);
         if (existing.has(name)) continue;
-        await q.query(
-          `CREATE TABLE ${name} PARTITION OF events FOR VALUES FROM ('${from.toISOString()}') TO ('${monthStart(now, m + 1).toISOString()}')`,
-        );
+        const bounds = `FROM ('${from.toISOString()}') TO ('${monthStart(now, m + 1).toISOString()}')`;
+        const [{ stranded }] = (await q.query(
+          `SELECT EXISTS (SELECT 1 FROM events_default WHERE observed_at >= $1 AND observed_at < $2) AS stranded`,
+          [from, monthStart(now, m + 1)],
+        )) as { stranded: boolean }[];
+        if (!stranded) {
+          await q.query(`CREATE TABLE ${name} PARTITION OF events FOR VALUES ${bounds}`);
+        } else {
+          // Rows of this month already sit in the default partition (it was missing): move them, then attach.
+          await q.query(`CREATE TABLE ${name} (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+          await q.query(
+            `WITH moved AS (DELETE FROM events_default WHERE observed_at >= $1 AND observed_at < $2 RETURNING *)
+             INSERT INTO ${name} SELECT * FROM moved`,
+            [from, monthStart(now, m + 1)],
+          );
+          await q.query(`ALTER TABLE events ATTACH PARTITION ${name} FOR VALUES ${bounds}`);
+        }
         created.push(name);
       }
       const dropped: string[] = [];
