@@ -30,5 +30,10 @@ const common = {
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    // Real Postgres and Redis of the machine; run with --runInBand (they share the database server).
+    // Time limits are set on the command line (--testTimeout): jest 30 ignores testTimeout inside a project.
+    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'] },
+    // The built service as a child process (`npm run build` first: the test:e2e script does it).
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
   ],
 };

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE, type Database } from '../../../libs/store/src/index.js';
+import { QUEUE_DRIVER, type QueueDriver } from '../../../libs/queue/src/index.js';
+
+export interface ReadinessReport {
+  readonly status: 'ok' | 'unavailable';
+  readonly checks: Record<'database' | 'queue', { status: 'ok' | 'down'; kind: string; error?: string }>;
+}
+
+const TIMEOUT_MS = 2000;
+
+function withTimeout<T>(p: Promise<T>): Promise<T> {
+  return Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref())]);
+}
+
+@Injectable()
+export class ReadinessService {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
+  ) {}
+
+  async check(): Promise<ReadinessReport> {
+    const probe = async (kind: string, f: () => Promise<unknown>) => {
+      try {
+        await withTimeout(f());
+        return { status: 'ok' as const, kind };
+      } catch (e) {
+        return { status: 'down' as const, kind, error: (e as Error).message };
+      }
+    };
+    const [database, queue] = await Promise.all([
+      probe(this.db.kind, () => this.db.dataSource.query('SELECT 1')),
+      probe(this.queue.kind, () => this.queue.ping()),
+    ]);
+    return { status: database.status === 'ok' && queue.status === 'ok' ? 'ok' : 'unavailable', checks: { database, queue } };
+  }
+}

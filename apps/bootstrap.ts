@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ConfigModule, type AppConfig } from '../libs/config/src/index.js';
+import { Metrics, NestPinoLogger, ObservabilityModule, createLogger, type Logger } from '../libs/common/src/index.js';
+import { StoreModule } from '../libs/store/src/index.js';
+import { QueueModule } from '../libs/queue/src/index.js';
+import { ApiModule } from './api/src/api.module.js';
+import { WorkerModule } from './worker/src/worker.module.js';
+import { WatcherModule } from './watcher/src/watcher.module.js';
+
+// The composition root: the only file that puts the roles (apps) together in one process.
+
+export const ROLES = ['api', 'worker', 'watcher'] as const;
+export type Role = (typeof ROLES)[number];
+
+const ROLE_MODULES: Record<Role, DynamicModule['module']> = { api: ApiModule, worker: WorkerModule, watcher: WatcherModule };
+
+export interface StartOptions {
+  readonly roles: readonly Role[];
+  /** Run migrations (and create partitions) before starting: the all-in-one mode does. */
+  readonly migrate: boolean;
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+}
+
+export interface RunningApplication {
+  readonly app: INestApplicationContext;
+  /** Base URL of the HTTP server when the api role runs. */
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+/** A role that cannot run on its own in this configuration, explained. */
+export class RoleConfigurationError extends Error {
+  readonly code = 'ROLE_CONFIGURATION' as const;
+}
+
+function checkRoles(config: AppConfig, roles: readonly Role[]): void {
+  const all = ROLES.every((r) => roles.includes(r));
+  if (all) return;
+  if (config.database.kind === 'embedded') {
+    throw new RoleConfigurationError('the embedded database (no DATABASE_URL) only runs with all roles in one process (`npm start`); set DATABASE_URL to run roles apart');
+  }
+  if (config.queue.transport.driver === 'in-process' && (roles.includes('worker') || roles.includes('watcher'))) {
+    throw new RoleConfigurationError('in-process jobs (no REDIS_URL) only run with all roles in one process (`npm start`); set REDIS_URL to run roles apart');
+  }
+}
+
+@Module({})
+class RootModule {
+  static for(config: AppConfig, roles: readonly Role[], migrate: boolean, logger: Logger, metrics: Metrics): DynamicModule {
+    return {
+      module: RootModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule.forRoot(logger, metrics),
+        StoreModule.forRoot({ migrateOnStart: migrate }),
+        QueueModule,
+        ...roles.map((r) => ROLE_MODULES[r]),
+      ],
+    };
+  }
+}
+
+/** Builds and starts the application with the given roles. */
+export async function startApplication(config: AppConfig, options: StartOptions): Promise<RunningApplication> {
+  checkRoles(config, options.roles);
+  const logger = options.logger ?? createLogger(config.logLevel, { roles: options.roles.join(',') });
+  const metrics = options.metrics ?? new Metrics();
+  const root = RootModule.for(config, options.roles, options.migrate, logger, metrics);
+  const nestLogger = new NestPinoLogger(logger.child({ component: 'nest' }));
+  if (options.roles.includes('api')) {
+    const app = await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, abortOnError: false });
+    app.enableShutdownHooks();
+    await app.listen(config.port, '0.0.0.0');
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port, database: config.database.kind, queue: config.queue.transport.driver }, 'ssa-audit listening');
+    return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  }
+  const app = await NestFactory.createApplicationContext(root, { logger: nestLogger, abortOnError: false });
+  app.enableShutdownHooks();
+  logger.info({ database: config.database.kind, queue: config.queue.transport.driver }, 'ssa-audit started');
+  return { app, close: () => app.close() };
+}

@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from '../libs/config/src/index.js';
+import { createLogger } from '../libs/common/src/index.js';
+import { openDatabase, prepareSchema } from '../libs/store/src/index.js';
+import { ROLES, RoleConfigurationError, startApplication, type Role } from './bootstrap.js';
+
+const USAGE = `usage: node dist/apps/main.js [all|api|worker|watcher|migrate]
+  all      api, worker and watcher in one process; migrates first (npm start)
+  api      HTTP API only          (npm run start:api)
+  worker   queue processors only  (npm run start:worker)
+  watcher  cluster watcher only   (npm run start:watcher)
+  migrate  run migrations, create partitions, exit (npm run migrate)`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const command = argv[0] ?? 'all';
+  if (argv.length > 1 || !['all', 'migrate', ...ROLES].includes(command)) {
+    process.stderr.write(`${USAGE}\n`);
+    return 64;
+  }
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, { command });
+  if (command === 'migrate') {
+    const db = await openDatabase(config.database);
+    try {
+      logger.info({ database: config.database.kind }, 'migrating');
+      const applied = await prepareSchema(db, config);
+      logger.info({ applied }, applied.length > 0 ? 'migrations applied' : 'schema up to date');
+    } finally {
+      await db.close();
+    }
+    return 0;
+  }
+  const roles: Role[] = command === 'all' ? [...ROLES] : [command as Role];
+  await startApplication(config, { roles, migrate: command === 'all', logger });
+  return -1; // keep running until a signal
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof ConfigError || e instanceof RoleConfigurationError) process.stderr.write(`ssa-audit: ${e.message}\n`);
+    else process.stderr.write(`ssa-audit: failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(e instanceof ConfigError ? 78 : 1);
+  },
+);

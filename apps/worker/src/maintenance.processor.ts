@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
+import { CLOCK, LOGGER, type Clock } from '../../../libs/common/src/index.js';
+import { PartitionMaintenance } from '../../../libs/store/src/index.js';
+import { parsePayload, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
+
+/** Creates event partitions ahead and applies the retention. */
+@Injectable()
+export class MaintenanceProcessor implements QueueProcessor {
+  readonly queue = 'maintenance' as const;
+  readonly handles = ['maintain-partitions'] as const;
+
+  constructor(
+    @Inject(PartitionMaintenance) private readonly maintenance: PartitionMaintenance,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async process(job: ReceivedJob): Promise<void> {
+    const { reason } = parsePayload('maintain-partitions', job.data);
+    const r = await this.maintenance.run(this.clock.now(), this.config.retention.partitionsAhead, this.config.retention.days);
+    if (r.created.length + r.dropped.length > 0 || reason !== 'schedule') {
+      this.logger.info({ jobId: job.id, reason, ...r }, 'event partitions maintained');
+    }
+  }
+}

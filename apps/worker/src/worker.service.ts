@@ -1,0 +1,27 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '../../../libs/common/src/index.js';
+import { QUEUE_DRIVER, type QueueDriver } from '../../../libs/queue/src/index.js';
+import { IngestProcessor } from './ingest.processor.js';
+import { MaintenanceProcessor } from './maintenance.processor.js';
+import { ProjectProcessor } from './project.processor.js';
+
+const MAINTENANCE_EVERY_MS = 6 * 3600_000;
+
+/** Starts consuming every queue once the application is up; fails start-up if a job has no handler. */
+@Injectable()
+export class WorkerService implements OnApplicationBootstrap {
+  constructor(
+    @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
+    @Inject(IngestProcessor) private readonly ingest: IngestProcessor,
+    @Inject(ProjectProcessor) private readonly project: ProjectProcessor,
+    @Inject(MaintenanceProcessor) private readonly maintenance: MaintenanceProcessor,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.driver.consume([this.ingest, this.project, this.maintenance]);
+    await this.driver.schedule('maintenance', { name: 'maintain-partitions', data: { reason: 'schedule' } }, MAINTENANCE_EVERY_MS);
+    this.logger.info({ driver: this.driver.kind }, 'worker consuming ingest, project and maintenance');
+  }
+}

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted at every level: equal values give equal strings. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
+    return out;
+  }
+  return value;
+}
+
+/** SHA-256 of a string or bytes, as a Buffer. */
+export function sha256(data: string | Uint8Array): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}

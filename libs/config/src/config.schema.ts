@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+// Environment variables are strings; each field parses one variable. Empty strings count as unset.
+const unset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const int = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^\d+$/, `must be a whole number between ${min} and ${max}`)
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .default(fallback),
+  );
+
+const list = (item: RegExp, what: string, fallback: string) =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .default(fallback)
+      .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''))
+      .superRefine((items, ctx) => {
+        for (const x of items) if (!item.test(x)) ctx.addIssue({ code: 'custom', message: `"${x}" is not ${what}` });
+      }),
+  );
+
+const url = (schemes: readonly string[]) =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .refine((s) => {
+        try {
+          return schemes.includes(new URL(s).protocol);
+        } catch {
+          return false;
+        }
+      }, `must be a URL starting with ${schemes.map((s) => `${s}//`).join(' or ')} (value not shown: it may hold a password)`)
+      .optional(),
+  );
+
+const RESOURCE_PATTERN = /^[a-z0-9*]([a-z0-9*.-]*[a-z0-9*])?$/;
+const KIND = /^[A-Z][A-Za-z0-9]*(\.[a-z0-9]([a-z0-9.-]*[a-z0-9])?)?$/;
+const VALUE_PATH = /^\.$|^(\.[A-Za-z0-9_$-][A-Za-z0-9_$/-]*)+$/;
+
+/** The environment variables the service reads, with their defaults. */
+export const envSchema = z.object({
+  NODE_ENV: z.preprocess(unset, z.enum(['development', 'production', 'test']).default('development')),
+  PORT: int(1, 65535, 3000),
+  LOG_LEVEL: z.preprocess(unset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  DATABASE_POOL_SIZE: int(1, 200, 10),
+  DATA_DIR: z.preprocess(unset, z.string().default('./data')),
+  REDIS_URL: url(['redis:', 'rediss:']),
+  QUEUE_PREFIX: z.preprocess(
+    unset,
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"').default('ssa-audit'),
+  ),
+  INGEST_SHARDS: int(1, 256, 4),
+  INGEST_BATCH_SIZE: int(1, 10000, 500),
+  JOB_ATTEMPTS: int(1, 100, 5),
+  JOB_LOCK_DURATION_MS: int(1000, 600000, 30000),
+  KUBECONFIG: z.preprocess(unset, z.string().default('').transform((s) => s.split(':').filter((x) => x !== ''))),
+  KUBE_CONTEXTS: list(/^[^\s,]+$/, 'a context name', ''),
+  RESOURCES_INCLUDE: list(RESOURCE_PATTERN, 'a resource pattern like "deployments.apps", "pods" or "*.example.com"', '*'),
+  RESOURCES_EXCLUDE: list(
+    RESOURCE_PATTERN,
+    'a resource pattern like "deployments.apps", "pods" or "*.example.com"',
+    'events,events.events.k8s.io,leases.coordination.k8s.io',
+  ),
+  SENSITIVE_KINDS: list(KIND, 'a kind like "Secret" or "SealedSecret.bitnami.com"', 'Secret'),
+  TRACKED_VALUE_PATHS: list(VALUE_PATH, 'a value path like "." or ".spec.replicas"', '.'),
+  UNTRACKED_VALUE_PATHS: list(VALUE_PATH, 'a value path like ".status"', '.status'),
+  BODY_SNAPSHOT_EVERY: int(1, 10000, 20),
+  RETENTION_DAYS: int(0, 36500, 0),
+  PARTITIONS_AHEAD: int(1, 24, 3),
+});
+
+export type EnvInput = z.input<typeof envSchema>;

@@ -1,0 +1,63 @@
+/** Log levels accepted by LOG_LEVEL (pino's names). */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Where events are stored: a real Postgres, or PGlite embedded in the process. */
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number }
+  | { readonly kind: 'embedded'; readonly dataDir: string };
+
+/** How jobs travel: BullMQ on Redis, or in-process through the same processor classes. */
+export type QueueTransportConfig =
+  | { readonly driver: 'bullmq'; readonly redisUrl: string }
+  | { readonly driver: 'in-process' };
+
+export interface QueueConfig {
+  readonly transport: QueueTransportConfig;
+  /** Key prefix in Redis (one per deployment, or per test run). */
+  readonly prefix: string;
+  /** Ingest is split into this many ordered shards (an object always lands in the same one). */
+  readonly ingestShards: number;
+  /** Most observations in one ingest job (one transaction). */
+  readonly ingestBatchSize: number;
+  /** Delivery attempts of a job before it is parked as failed. */
+  readonly attempts: number;
+  /** A job whose worker stops renewing its lock for this long is handed to another worker. */
+  readonly lockDurationMs: number;
+}
+
+/** A resource selector in kubectl's `resource.group` form; `*` matches any run of characters. */
+export type ResourcePattern = string;
+
+export interface CaptureConfig {
+  /** Kinds whose values are never stored, only paths and hashes (`Kind` or `Kind.group`). */
+  readonly sensitiveKinds: readonly string[];
+  /** Value paths compared for change detection (`.` is the whole object). */
+  readonly trackedValuePaths: readonly string[];
+  /** Value paths removed from the tracked set (default `.status`). */
+  readonly untrackedValuePaths: readonly string[];
+  /** A full body snapshot every N events of an object; patches in between. */
+  readonly bodySnapshotEvery: number;
+}
+
+export interface AppConfig {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly logLevel: LogLevel;
+  readonly database: DatabaseConfig;
+  readonly queue: QueueConfig;
+  readonly kube: { readonly kubeconfig: readonly string[]; readonly contexts: readonly string[] };
+  readonly resources: { readonly include: readonly ResourcePattern[]; readonly exclude: readonly ResourcePattern[] };
+  readonly capture: CaptureConfig;
+  readonly retention: {
+    /** Events older than this many days are dropped by partition; 0 keeps everything. */
+    readonly days: number;
+    /** Monthly event partitions created ahead of time. */
+    readonly partitionsAhead: number;
+  };
+}
+
+/** One problem with one environment variable. */
+export interface ConfigIssue {
+  readonly variable: string;
+  readonly message: string;
+}

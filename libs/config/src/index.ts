@@ -1,0 +1,14 @@
+export { loadConfig, loadTestSettings, type TestSettings } from './load-config.js';
+export { ConfigError } from './config.exception.js';
+export { APP_CONFIG } from './config.constant.js';
+export type {
+  AppConfig,
+  CaptureConfig,
+  ConfigIssue,
+  DatabaseConfig,
+  LogLevel,
+  QueueConfig,
+  QueueTransportConfig,
+  ResourcePattern,
+} from './config.types.js';
+export { ConfigModule } from './config.module.js';

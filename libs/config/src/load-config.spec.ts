@@ -1,0 +1,78 @@
+import { ConfigError, loadConfig } from './index.js';
+
+function issuesOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.issues.map((i) => `${i.variable}: ${i.message}`);
+    throw e;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the embedded, in-process defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.database).toEqual({ kind: 'embedded', dataDir: './data' });
+    expect(c.queue.transport).toEqual({ driver: 'in-process' });
+    expect(c.port).toBe(3000);
+    expect(c.capture.sensitiveKinds).toEqual(['Secret']);
+    expect(c.capture.trackedValuePaths).toEqual(['.']);
+    expect(c.capture.untrackedValuePaths).toEqual(['.status']);
+    expect(c.resources.include).toEqual(['*']);
+    expect(c.retention.days).toBe(0);
+    expect(Object.isFrozen(c) && Object.isFrozen(c.queue)).toBe(true);
+  });
+
+  it('uses Postgres and BullMQ when both URLs are given', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/audit', REDIS_URL: 'redis://cache:6379' });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/audit', poolSize: 10 });
+    expect(c.queue.transport).toEqual({ driver: 'bullmq', redisUrl: 'redis://cache:6379' });
+  });
+
+  it('parses lists, trimming blanks', () => {
+    const c = loadConfig({ SENSITIVE_KINDS: 'Secret, SealedSecret.bitnami.com ,', KUBE_CONTEXTS: 'a,b', KUBECONFIG: '/x:/y' });
+    expect(c.capture.sensitiveKinds).toEqual(['Secret', 'SealedSecret.bitnami.com']);
+    expect(c.kube).toEqual({ kubeconfig: ['/x', '/y'], contexts: ['a', 'b'] });
+  });
+
+  it('lists every bad variable in one error', () => {
+    const issues = issuesOf({
+      PORT: 'eighty',
+      LOG_LEVEL: 'verbose',
+      DATABASE_URL: 'mysql://root:hunter2@db/x',
+      REDIS_URL: 'not a url',
+      INGEST_SHARDS: '0',
+      SENSITIVE_KINDS: 'secret',
+      UNTRACKED_VALUE_PATHS: 'status',
+    });
+    expect(issues).toHaveLength(7);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        'PORT: must be a whole number between 1 and 65535 (got "eighty")',
+        expect.stringMatching(/^LOG_LEVEL: .*"info".*\(got "verbose"\)$/),
+        expect.stringMatching(/^DATABASE_URL: must be a URL starting with postgres:\/\/ or postgresql:\/\//),
+        expect.stringMatching(/^REDIS_URL: must be a URL starting with redis:\/\//),
+        'INGEST_SHARDS: must be at least 1 (got "0")',
+        'SENSITIVE_KINDS: "secret" is not a kind like "Secret" or "SealedSecret.bitnami.com"',
+        'UNTRACKED_VALUE_PATHS: "status" is not a value path like ".status"',
+      ]),
+    );
+  });
+
+  it('never echoes a database password', () => {
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+      throw new Error('expected a ConfigError');
+    } catch (e) {
+      expect((e as Error).message).toContain('DATABASE_URL');
+      expect((e as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('writes a readable message', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(
+      'Invalid configuration (1 problem):\n  - PORT: must be at most 65535 (got "70000")',
+    );
+  });
+});

@@ -1,0 +1,74 @@
+import { envSchema } from './config.schema.js';
+import { ConfigError } from './config.exception.js';
+import type { AppConfig, ConfigIssue } from './config.types.js';
+
+/**
+ * Parses the environment into a frozen, typed configuration.
+ * Throws one {@link ConfigError} that lists every bad variable.
+ * This module is the only reader of `process.env` in the code base.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
+  const known = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k]]));
+  const parsed = envSchema.safeParse(known);
+  if (!parsed.success) {
+    const issues: ConfigIssue[] = parsed.error.issues.map((i) => ({
+      variable: String(i.path[0] ?? '(environment)'),
+      message: describe(i.message, env[String(i.path[0])]),
+    }));
+    throw new ConfigError(issues);
+  }
+  const e = parsed.data;
+  const config: AppConfig = {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      : { kind: 'embedded', dataDir: e.DATA_DIR },
+    queue: {
+      transport: e.REDIS_URL ? { driver: 'bullmq', redisUrl: e.REDIS_URL } : { driver: 'in-process' },
+      prefix: e.QUEUE_PREFIX,
+      ingestShards: e.INGEST_SHARDS,
+      ingestBatchSize: e.INGEST_BATCH_SIZE,
+      attempts: e.JOB_ATTEMPTS,
+      lockDurationMs: e.JOB_LOCK_DURATION_MS,
+    },
+    kube: { kubeconfig: e.KUBECONFIG, contexts: e.KUBE_CONTEXTS },
+    resources: { include: e.RESOURCES_INCLUDE, exclude: e.RESOURCES_EXCLUDE },
+    capture: {
+      sensitiveKinds: e.SENSITIVE_KINDS,
+      trackedValuePaths: e.TRACKED_VALUE_PATHS,
+      untrackedValuePaths: e.UNTRACKED_VALUE_PATHS,
+      bodySnapshotEvery: e.BODY_SNAPSHOT_EVERY,
+    },
+    retention: { days: e.RETENTION_DAYS, partitionsAhead: e.PARTITIONS_AHEAD },
+  };
+  return deepFreeze(config);
+}
+
+function describe(message: string, raw: string | undefined): string {
+  // zod's enum messages already list the options; add what was given unless it may be a secret.
+  if (raw === undefined || message.includes('password') || message.includes('" is not ')) return message;
+  return `${message} (got "${raw}")`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Where the test tiers find the machine's Postgres and Redis (tests only; the service never reads these). */
+export interface TestSettings {
+  readonly adminDatabaseUrl: string;
+  readonly redisUrl: string;
+}
+
+export function loadTestSettings(env: Readonly<Record<string, string | undefined>> = process.env): TestSettings {
+  return {
+    adminDatabaseUrl: env['TEST_DATABASE_ADMIN_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: env['TEST_REDIS_URL'] || 'redis://127.0.0.1:6379',
+  };
+}

@@ -1,0 +1,107 @@
+import type { Logger } from 'pino';
+import { assertHandlers } from './assert-handlers.js';
+import { runWithRetries } from './run-with-retries.js';
+import { physicalQueues, type QueueName } from './queue.constants.js';
+import type { JobRequest, QueueDriver, QueueProcessor, ReceivedJob } from './queue-driver.types.js';
+
+interface Lane {
+  readonly jobs: ReceivedJob[];
+  running: Promise<void> | null;
+}
+
+const RECENT_IDS = 100_000;
+
+/**
+ * Runs jobs inside this process through the same processors, one at a time per lane (so per-object
+ * order holds as with BullMQ), with the same retry budget. Jobs live in memory: what is queued when the
+ * process stops is lost, and the watcher's relist on restart recovers it.
+ */
+export class InProcessQueueDriver implements QueueDriver {
+  readonly kind = 'in-process' as const;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly processors = new Map<QueueName, QueueProcessor>();
+  private readonly recent = new Set<string>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly options: { ingestShards: number; attempts: number },
+    private readonly logger: Logger,
+  ) {}
+
+  async add(queue: QueueName, jobs: readonly JobRequest[]): Promise<void> {
+    for (const j of jobs) {
+      if (this.recent.has(j.id)) continue;
+      this.remember(j.id);
+      const name = queue === 'ingest' ? `ingest-${j.shard ?? 0}` : queue;
+      const lane = this.lane(name);
+      lane.jobs.push({ id: j.id, name: j.name, data: structuredClone(j.data), queue: name, attempt: 1 });
+      this.pump(queue, name);
+    }
+  }
+
+  async consume(processors: readonly QueueProcessor[]): Promise<void> {
+    assertHandlers(processors, [...new Set(processors.map((p) => p.queue))]);
+    for (const p of processors) {
+      this.processors.set(p.queue, p);
+      for (const name of physicalQueues(p.queue, this.options.ingestShards)) this.pump(p.queue, name);
+    }
+  }
+
+  async schedule(queue: QueueName, request: Omit<JobRequest, 'id'>, everyMs: number): Promise<void> {
+    let n = 0;
+    const fire = () => void this.add(queue, [{ ...request, id: `${request.name}-every-${everyMs}-${n++}` }]);
+    fire();
+    const t = setInterval(fire, everyMs);
+    t.unref();
+    this.timers.push(t);
+  }
+
+  async pending(queue: QueueName): Promise<number> {
+    let n = 0;
+    for (const name of physicalQueues(queue, this.options.ingestShards)) {
+      const lane = this.lanes.get(name);
+      if (lane) n += lane.jobs.length + (lane.running ? 1 : 0);
+    }
+    return n;
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('queue driver is closed');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    await Promise.all([...this.lanes.values()].map((l) => l.running));
+  }
+
+  private lane(name: string): Lane {
+    let lane = this.lanes.get(name);
+    if (!lane) this.lanes.set(name, (lane = { jobs: [], running: null }));
+    return lane;
+  }
+
+  private remember(id: string): void {
+    this.recent.add(id);
+    if (this.recent.size > RECENT_IDS) this.recent.delete(this.recent.values().next().value!);
+  }
+
+  private pump(queue: QueueName, name: string): void {
+    const lane = this.lane(name);
+    const processor = this.processors.get(queue);
+    if (lane.running || !processor || this.closed) return;
+    lane.running = (async () => {
+      while (!this.closed && lane.jobs.length > 0) {
+        const job = lane.jobs[0]!;
+        try {
+          await runWithRetries(processor, job, this.options.attempts, this.logger);
+        } catch (err) {
+          this.logger.error({ err, jobId: job.id, queue: name }, 'job failed for good');
+        }
+        lane.jobs.shift();
+      }
+      lane.running = null;
+    })();
+  }
+}

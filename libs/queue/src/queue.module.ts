@@ -1,0 +1,32 @@
+import { Global, Inject, Module, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { APP_CONFIG, type AppConfig } from '../../config/src/index.js';
+import { LOGGER } from '../../common/src/index.js';
+import { createQueueDriver } from './create-queue-driver.js';
+import { IngestProducer } from './ingest.producer.js';
+import { ProjectProducer } from './project.producer.js';
+import { QUEUE_DRIVER } from './queue.constants.js';
+import type { QueueDriver } from './queue-driver.types.js';
+
+/** The queue driver (BullMQ or in-process) and the producers. */
+@Global()
+@Module({
+  providers: [
+    { provide: QUEUE_DRIVER, useFactory: (c: AppConfig, l: Logger) => createQueueDriver(c.queue, l), inject: [APP_CONFIG, LOGGER] },
+    {
+      provide: IngestProducer,
+      useFactory: (d: QueueDriver, c: AppConfig) => new IngestProducer(d, c.queue, c.capture.sensitiveKinds),
+      inject: [QUEUE_DRIVER, APP_CONFIG],
+    },
+    { provide: ProjectProducer, useFactory: (d: QueueDriver) => new ProjectProducer(d), inject: [QUEUE_DRIVER] },
+  ],
+  exports: [QUEUE_DRIVER, IngestProducer, ProjectProducer],
+})
+export class QueueModule implements BeforeApplicationShutdown {
+  constructor(@Inject(QUEUE_DRIVER) private readonly driver: QueueDriver) {}
+
+  // Workers finish their current job before the database closes (StoreModule closes it later).
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.driver.close();
+  }
+}

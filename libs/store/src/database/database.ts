@@ -1,0 +1,66 @@
+import { DataSource } from 'typeorm';
+import type { DatabaseConfig } from '../../../config/src/index.js';
+import { migrations } from '../../../../migrations/index.js';
+import { entities } from '../entities/index.js';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+
+/** An open database: the TypeORM data source and how to close everything behind it. */
+export interface Database {
+  readonly dataSource: DataSource;
+  readonly kind: DatabaseConfig['kind'];
+  close(): Promise<void>;
+}
+
+// Any constant works; it only has to be the same in every process that migrates.
+const MIGRATION_LOCK = 7_291_001;
+
+export function createDataSource(url: string, poolSize: number): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    migrationsTableName: 'typeorm_migrations',
+    synchronize: false,
+    logging: false,
+    extra: { max: poolSize, application_name: 'ssa-audit' },
+  });
+}
+
+/** Connects to Postgres, or starts the embedded PGlite when no DATABASE_URL is configured. */
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  if (config.kind === 'postgres') {
+    const dataSource = await createDataSource(config.url, config.poolSize).initialize();
+    return { dataSource, kind: 'postgres', close: () => dataSource.destroy() };
+  }
+  const embedded = await startEmbeddedPostgres(config.dataDir);
+  try {
+    // One pooled connection fewer than the server allows, so a reconnect never hits the limit.
+    const dataSource = await createDataSource(embedded.url, embedded.maxConnections - 1).initialize();
+    return {
+      dataSource,
+      kind: 'embedded',
+      async close() {
+        await dataSource.destroy();
+        await embedded.close();
+      },
+    };
+  } catch (e) {
+    await embedded.close();
+    throw e;
+  }
+}
+
+/** Runs pending migrations; concurrent migrators wait for each other on an advisory lock. Returns their names. */
+export async function migrate(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const done = await dataSource.runMigrations({ transaction: 'all' });
+    return done.map((m) => m.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await runner.release();
+  }
+}

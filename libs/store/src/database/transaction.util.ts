@@ -1,0 +1,29 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+
+// deadlock_detected, serialization_failure, and connection failures worth another try.
+const RETRYABLE = new Set(['40P01', '40001', '57P01', '08006', '08003', '08000']);
+
+function isRetryable(e: unknown): boolean {
+  const code = (e as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (e as { code?: unknown }).code;
+  return typeof code === 'string' && RETRYABLE.has(code);
+}
+
+/** Runs `work` in one transaction; retries a few times on deadlocks and serialization failures. */
+export async function inTransaction<T>(dataSource: DataSource, work: (q: QueryRunner) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const q = dataSource.createQueryRunner();
+    await q.connect();
+    try {
+      await q.startTransaction();
+      const result = await work(q);
+      await q.commitTransaction();
+      return result;
+    } catch (e) {
+      if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
+      if (attempt >= attempts || !isRetryable(e)) throw e;
+      await new Promise((r) => setTimeout(r, 10 * 2 ** attempt + Math.random() * 10));
+    } finally {
+      await q.release();
+    }
+  }
+}

@@ -1,0 +1,264 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { CaptureConfig } from '../../../config/src/index.js';
+import type { Observation } from '../../../common/src/index.js';
+import { inTransaction } from '../database/transaction.util.js';
+import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
+import { encodeBody, type Body } from '../ingest/body.util.js';
+import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
+
+/** An object touched by an append, with the global sequence of its newest stored event. */
+export interface AffectedObject {
+  readonly objectId: string;
+  readonly cluster: string;
+  readonly uid: string;
+  readonly lastSeq: string;
+}
+
+export interface AppendResult {
+  /** Stored as new events. */
+  readonly stored: number;
+  /** Same managed fields and tracked values as the object's last event: counted, not stored. */
+  readonly unchanged: number;
+  /** (cluster, uid, resourceVersion) already ingested: redelivery, a no-op. */
+  readonly duplicate: number;
+  readonly objects: readonly AffectedObject[];
+  /** Seconds from observation to commit, one per new observation. */
+  readonly lagsSeconds: readonly number[];
+}
+
+interface Tip {
+  readonly objectId: string;
+  readonly cluster: string;
+  readonly uid: string;
+  lastSeq: string | null;
+  fieldsHash: Buffer | null;
+  valuesHash: Buffer | null;
+  body: Body | null;
+  sinceSnapshot: number;
+  deletedAt: Date | null;
+  touched: boolean;
+}
+
+interface EventRow {
+  readonly tip: Tip;
+  readonly p: PreparedObservation;
+  readonly bodyHash: Buffer;
+  readonly bodyEncoding: string;
+}
+
+const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
+
+/**
+ * Appends a batch of observations in one transaction: idempotent on (cluster, uid, resourceVersion),
+ * time-only changes counted but not stored, blobs content-addressed, bodies as patches between
+ * periodic full snapshots. Concurrent appends touching the same object serialize on its row lock.
+ */
+export class EventAppender {
+  private readonly clusterIds = new Map<string, number>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly capture: CaptureConfig,
+  ) {}
+
+  async append(observations: readonly Observation[]): Promise<AppendResult> {
+    const prepared = observations.map((o) => prepareObservation(o, this.capture));
+    const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
+    const result = await inTransaction(this.dataSource, (q) => this.appendIn(q, prepared, clusterIds));
+    const committed = Date.now();
+    return { ...result, lagsSeconds: result.newObservedAt.map((t) => (committed - t) / 1000) };
+  }
+
+  private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>) {
+    const tips = await this.lockObjects(q, prepared, clusterIds);
+
+    // Idempotency record; a key repeated inside the batch counts once.
+    const firstOfKey = new Map<string, PreparedObservation>();
+    for (const p of prepared) {
+      const m = p.observation.object.metadata;
+      const k = `${tips.get(objectKey(p.observation.cluster, m.uid))!.objectId}\u0000${m.resourceVersion}`;
+      if (!firstOfKey.has(k)) firstOfKey.set(k, p);
+    }
+    const fresh = await this.recordSeen(q, firstOfKey);
+
+    let unchanged = 0;
+    const blobs = new Map<string, Blob>();
+    const rows: EventRow[] = [];
+    const newObservedAt: number[] = [];
+    for (const p of prepared) {
+      const m = p.observation.object.metadata;
+      const tip = tips.get(objectKey(p.observation.cluster, m.uid))!;
+      if (!fresh.delete(`${tip.objectId}\u0000${m.resourceVersion}`)) continue; // duplicate
+      newObservedAt.push(Date.parse(p.observation.observedAt));
+      const fieldsHash = p.managedFields.list.hash;
+      const same =
+        p.observation.type !== 'DELETED' &&
+        tip.fieldsHash !== null &&
+        tip.fieldsHash.equals(fieldsHash) &&
+        tip.valuesHash !== null &&
+        tip.valuesHash.equals(p.valuesHash);
+      if (same) {
+        unchanged++;
+        continue;
+      }
+      const full = tip.body === null || tip.sinceSnapshot + 1 >= this.capture.bodySnapshotEvery;
+      const encoded = encodeBody(tip.body, p.body, full);
+      const bodyBlob = blobOf(encoded.json);
+      for (const b of [...p.managedFields.entries, p.managedFields.list, bodyBlob]) blobs.set(b.hash.toString('hex'), b);
+      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding });
+      tip.fieldsHash = fieldsHash;
+      tip.valuesHash = p.valuesHash;
+      tip.body = p.body;
+      tip.sinceSnapshot = encoded.encoding === 'full' ? 0 : tip.sinceSnapshot + 1;
+      if (p.observation.type === 'DELETED') tip.deletedAt ??= new Date(p.observation.observedAt);
+      tip.touched = true;
+    }
+
+    await this.insertBlobs(q, [...blobs.values()]);
+    await this.insertEvents(q, rows);
+    const touched = [...tips.values()].filter((t) => t.touched);
+    await this.updateTips(q, touched);
+    return {
+      stored: rows.length,
+      unchanged,
+      duplicate: prepared.length - newObservedAt.length,
+      objects: touched.map((t) => ({ objectId: t.objectId, cluster: t.cluster, uid: t.uid, lastSeq: t.lastSeq! })),
+      newObservedAt,
+    };
+  }
+
+  /** Cluster ids, created on first sight in their own committed statement (so the cache never holds a rolled-back id). */
+  private async resolveClusters(names: string[]): Promise<Map<string, number>> {
+    const missing = names.filter((n) => !this.clusterIds.has(n)).sort();
+    if (missing.length > 0) {
+      await this.dataSource.query(`INSERT INTO clusters (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [missing]);
+      const rows: { id: number; name: string }[] = await this.dataSource.query(`SELECT id, name FROM clusters WHERE name = ANY($1::text[])`, [missing]);
+      for (const r of rows) this.clusterIds.set(r.name, r.id);
+    }
+    return this.clusterIds;
+  }
+
+  /** Upserts every object of the batch (sorted, so concurrent batches lock in one order) and reads its tip. */
+  private async lockObjects(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>): Promise<Map<string, Tip>> {
+    const latest = new Map<string, { p: PreparedObservation; first: string; last: string }>();
+    for (const p of prepared) {
+      const k = objectKey(p.observation.cluster, p.observation.object.metadata.uid);
+      const seen = latest.get(k);
+      const t = p.observation.observedAt;
+      if (!seen) latest.set(k, { p, first: t, last: t });
+      else latest.set(k, { p, first: seen.first < t ? seen.first : t, last: seen.last > t ? seen.last : t });
+    }
+    const keys = [...latest.keys()].sort();
+    const cols: unknown[][] = Array.from({ length: 10 }, () => []);
+    for (const k of keys) {
+      const { p, first, last } = latest.get(k)!;
+      const o = p.observation;
+      const values = [clusterIds.get(o.cluster), o.object.metadata.uid, o.resource.group, o.resource.version, o.resource.kind,
+        o.resource.resource, o.object.metadata.namespace ?? '', o.object.metadata.name, first, last];
+      values.forEach((v, i) => cols[i]!.push(v));
+    }
+    const rows: {
+      id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null;
+      last_values_hash: Buffer | null; tip_body: Body | null; events_since_snapshot: number; deleted_at: Date | null;
+    }[] = await q.query(
+      `INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
+       SELECT c, u, g, v, k, r, ns, n, f, l
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+         WITH ORDINALITY AS x(c, u, g, v, k, r, ns, n, f, l, ord)
+       ORDER BY ord
+       ON CONFLICT (cluster_id, uid) DO UPDATE SET
+         api_version = EXCLUDED.api_version, namespace = EXCLUDED.namespace, name = EXCLUDED.name,
+         first_seen_at = LEAST(objects.first_seen_at, EXCLUDED.first_seen_at),
+         last_seen_at = GREATEST(objects.last_seen_at, EXCLUDED.last_seen_at)
+       RETURNING id, cluster_id, uid, last_seq, last_fields_hash, last_values_hash, tip_body, events_since_snapshot, deleted_at`,
+      cols,
+    );
+    const clusterNames = new Map([...clusterIds].map(([n, id]) => [id, n]));
+    const tips = new Map<string, Tip>();
+    for (const r of rows) {
+      const cluster = clusterNames.get(r.cluster_id)!;
+      tips.set(objectKey(cluster, r.uid), {
+        objectId: String(r.id), cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
+        valuesHash: r.last_values_hash, body: r.tip_body, sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
+      });
+    }
+    return tips;
+  }
+
+  /** Inserts the idempotency keys; returns those that were new ("objectId\0resourceVersion"). */
+  private async recordSeen(q: QueryRunner, byKey: Map<string, PreparedObservation>): Promise<Set<string>> {
+    const ids: string[] = [], rvs: string[] = [], ats: string[] = [];
+    for (const [k, p] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      ids.push(k.slice(0, k.indexOf('\u0000')));
+      rvs.push(p.observation.object.metadata.resourceVersion);
+      ats.push(p.observation.observedAt);
+    }
+    const rows: { object_id: string; resource_version: string }[] = await q.query(
+      `INSERT INTO observations_seen (object_id, resource_version, observed_at)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])
+       ON CONFLICT DO NOTHING
+       RETURNING object_id, resource_version`,
+      [ids, rvs, ats],
+    );
+    return new Set(rows.map((r) => `${r.object_id}\u0000${r.resource_version}`));
+  }
+
+  private async insertBlobs(q: QueryRunner, blobs: Blob[]): Promise<void> {
+    if (blobs.length === 0) return;
+    blobs.sort((a, b) => a.hash.compare(b.hash));
+    await q.query(
+      `INSERT INTO blobs (hash, bytes) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING`,
+      [blobs.map((b) => b.hash), blobs.map((b) => b.bytes)],
+    );
+  }
+
+  private async insertEvents(q: QueryRunner, rows: EventRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const returned: { seq: string }[] = await q.query(
+      `INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at,
+                           managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding)
+       SELECT o, rv, av, et, s, oa, mf, mt, vh, bh, be
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
+                   $7::bytea[], $8::jsonb[], $9::bytea[], $10::bytea[], $11::text[])
+         WITH ORDINALITY AS x(o, rv, av, et, s, oa, mf, mt, vh, bh, be, ord)
+       ORDER BY ord
+       RETURNING seq`,
+      [
+        rows.map((r) => r.tip.objectId),
+        rows.map((r) => r.p.observation.object.metadata.resourceVersion),
+        rows.map((r) => r.p.observation.object.apiVersion ?? r.p.observation.resource.version),
+        rows.map((r) => r.p.observation.type),
+        rows.map((r) => r.p.observation.source),
+        rows.map((r) => r.p.observation.observedAt),
+        rows.map((r) => r.p.managedFields.list.hash),
+        rows.map((r) => JSON.stringify(r.p.managedFields.times)),
+        rows.map((r) => r.p.valuesHash),
+        rows.map((r) => r.bodyHash),
+        rows.map((r) => r.bodyEncoding),
+      ],
+    );
+    // Sequence values are drawn in row order (ORDER BY ord), so the i-th smallest belongs to the i-th row.
+    const seqs = returned.map((r) => BigInt(r.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    rows.forEach((r, i) => (r.tip.lastSeq = String(seqs[i])));
+  }
+
+  private async updateTips(q: QueryRunner, tips: Tip[]): Promise<void> {
+    if (tips.length === 0) return;
+    await q.query(
+      `UPDATE objects o SET last_seq = u.seq, last_fields_hash = u.fh, last_values_hash = u.vh, tip_body = u.body,
+                            events_since_snapshot = u.n, deleted_at = u.deleted_at
+       FROM unnest($1::bigint[], $2::bigint[], $3::bytea[], $4::bytea[], $5::jsonb[], $6::int[], $7::timestamptz[])
+         AS u(id, seq, fh, vh, body, n, deleted_at)
+       WHERE o.id = u.id`,
+      [
+        tips.map((t) => t.objectId),
+        tips.map((t) => t.lastSeq),
+        tips.map((t) => t.fieldsHash),
+        tips.map((t) => t.valuesHash),
+        tips.map((t) => JSON.stringify(t.body)),
+        tips.map((t) => t.sinceSnapshot),
+        tips.map((t) => t.deletedAt),
+      ],
+    );
+  }
+}

@@ -1,0 +1,121 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import { createTestDatabase, type TestDatabase } from '../../../testing/src/index.js';
+import { createDataSource } from '../database/database.js';
+import { EventReader } from './event-reader.js';
+import { START_POSITION, type EventPosition } from './event-position.js';
+
+/** Inserts one bare event for `objectId` inside the caller's transaction; returns its seq. */
+async function insertEvent(q: QueryRunner, objectId: string, rv: string): Promise<string> {
+  const h = Buffer.alloc(32, 1);
+  const [row] = await q.query(
+    `INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at, managed_fields_hash,
+                         managed_fields_times, values_hash, body_hash, body_encoding)
+     VALUES ($1, $2, 'v1', 'MODIFIED', 'watch', now(), $3, '[]', $3, $3, 'full') RETURNING seq`,
+    [objectId, rv, h],
+  );
+  return String(row.seq);
+}
+
+async function begin(ds: DataSource): Promise<QueryRunner> {
+  const q = ds.createQueryRunner();
+  await q.connect();
+  await q.startTransaction();
+  return q;
+}
+
+describe('EventReader.readAfter: late commits are never skipped (real Postgres)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let reader: EventReader;
+  let objectId: string;
+
+  /** Reads everything readable from `from`, like a projection would, returning the new position and what it saw. */
+  async function drain(from: EventPosition): Promise<{ position: EventPosition; seen: string[] }> {
+    const seen: string[] = [];
+    let position = from;
+    for (;;) {
+      const page = await reader.readAfter(position, 2);
+      if (page.length === 0) return { position, seen };
+      for (const e of page) seen.push(e.resourceVersion);
+      position = { xid: page.at(-1)!.xid, seq: page.at(-1)!.seq };
+    }
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase('reader');
+    ds = await createDataSource(db.url, 6).initialize();
+    reader = new EventReader(ds);
+    await ds.query(`INSERT INTO clusters (name) VALUES ('c')`);
+    const [o] = await ds.query(
+      `INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
+       SELECT id, 'u', '', 'v1', 'ConfigMap', 'configmaps', 'default', 'cm', now(), now() FROM clusters RETURNING id`,
+    );
+    objectId = String(o.id);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('holds the reader behind an open transaction whose event has the lower sequence', async () => {
+    const early = await begin(ds);
+    const late = await begin(ds);
+    const earlySeq = await insertEvent(early, objectId, 'early');
+    const lateSeq = await insertEvent(late, objectId, 'late');
+    expect(BigInt(earlySeq)).toBeLessThan(BigInt(lateSeq));
+    await late.commitTransaction(); // the higher sequence commits first
+
+    const first = await drain(START_POSITION);
+    expect(first.seen).toEqual([]); // "late" is committed but waits behind the open "early"
+
+    await early.commitTransaction();
+    const second = await drain(first.position);
+    expect(second.seen).toEqual(['early', 'late']);
+    await Promise.all([early.release(), late.release()]);
+  });
+
+  it('does not skip an event whose transaction started first but drew its sequence last', async () => {
+    const start = (await drain(START_POSITION)).position;
+    const older = await begin(ds);
+    await older.query(`SELECT pg_current_xact_id()`); // takes its transaction id now
+    const newer = await begin(ds);
+    const newerSeq = await insertEvent(newer, objectId, 'newer');
+    await newer.commitTransaction();
+    const olderSeq = await insertEvent(older, objectId, 'older');
+    expect(BigInt(olderSeq)).toBeGreaterThan(BigInt(newerSeq));
+
+    const mid = await drain(start);
+    expect(mid.seen).toEqual([]); // a seq-only reader would have returned "newer" and then skipped "older"
+
+    await older.commitTransaction();
+    const end = await drain(mid.position);
+    expect(end.seen.sort()).toEqual(['newer', 'older']);
+    expect((await drain(end.position)).seen).toEqual([]);
+    await Promise.all([older.release(), newer.release()]);
+  });
+
+  it('returns each event exactly once across many concurrent writers', async () => {
+    let position = (await drain(START_POSITION)).position;
+    const seen: string[] = [];
+    const writers = Array.from({ length: 5 }, async (_, w) => {
+      for (let i = 0; i < 20; i++) {
+        const q = await begin(ds);
+        await insertEvent(q, objectId, `w${w}-${i}`);
+        await new Promise((r) => setTimeout(r, Math.random() * 5));
+        await q.commitTransaction();
+        await q.release();
+      }
+    });
+    const done = Promise.all(writers);
+    let finished = false;
+    void done.then(() => (finished = true));
+    while (!finished) {
+      const r = await drain(position);
+      position = r.position;
+      seen.push(...r.seen);
+    }
+    seen.push(...(await drain(position)).seen);
+    expect(seen).toHaveLength(100);
+    expect(new Set(seen).size).toBe(100);
+  });
+});

@@ -1,0 +1,13 @@
+export { openDatabase, migrate, createDataSource, type Database } from './database/database.js';
+export { inTransaction } from './database/transaction.util.js';
+export { EventAppender, type AppendResult, type AffectedObject } from './events/event-appender.js';
+export { EventReader, type StoredEvent } from './events/event-reader.js';
+export { CheckpointRepository } from './events/checkpoint.repository.js';
+export { START_POSITION, type EventPosition } from './events/event-position.js';
+export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
+export { selectTrackedValues } from './ingest/tracked-values.util.js';
+export { splitManagedFields } from './ingest/managed-fields.util.js';
+export { storedBody, encodeBody, decodeBody } from './ingest/body.util.js';
+export { prepareObservation } from './ingest/prepare-observation.js';
+export * from './entities/index.js';
+export { StoreModule, DATABASE, prepareSchema } from './store.module.js';

@@ -1,0 +1,29 @@
+import { applyPatch, createPatch, type Operation } from 'rfc6902';
+import type { KubeObject } from '../../../common/src/index.js';
+
+export type BodyEncoding = 'full' | 'json-patch';
+export type Body = Record<string, unknown>;
+
+/** The body as stored: the object without `metadata.managedFields` and `metadata.resourceVersion` (both are event columns). */
+export function storedBody(object: KubeObject): Body {
+  const { managedFields: _mf, resourceVersion: _rv, ...metadata } = object.metadata;
+  return { ...(object as unknown as Body), metadata };
+}
+
+/** Encodes a body as a full snapshot or as an RFC 6902 patch against the previous body. */
+export function encodeBody(previous: Body | null, next: Body, full: boolean): { encoding: BodyEncoding; json: string } {
+  if (full || previous === null) return { encoding: 'full', json: JSON.stringify(next) };
+  return { encoding: 'json-patch', json: JSON.stringify(createPatch(previous, next)) };
+}
+
+/** Rebuilds a body from its last full snapshot and the patches after it (oldest first). */
+export function decodeBody(parts: readonly { encoding: BodyEncoding; json: string }[]): Body {
+  const [first, ...rest] = parts;
+  if (!first || first.encoding !== 'full') throw new Error('a body chain must start with a full snapshot');
+  const body = JSON.parse(first.json) as Body;
+  for (const p of rest) {
+    const errors = applyPatch(body, JSON.parse(p.json) as Operation[]).filter((e) => e !== null);
+    if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
+  }
+  return body;
+}

@@ -1,0 +1,36 @@
+import { canonicalJson, sha256, type ManagedFieldsEntry } from '../../../common/src/index.js';
+
+export interface Blob {
+  readonly hash: Buffer;
+  readonly bytes: Buffer;
+}
+
+export interface SplitManagedFields {
+  /** One blob per entry, without its `time` (so identical entries share one blob). */
+  readonly entries: readonly Blob[];
+  /** A blob listing the entry hashes in order; its hash identifies the whole managed field set. */
+  readonly list: Blob;
+  /** The entries' `time` stamps, aligned with the list (null where absent). */
+  readonly times: readonly (string | null)[];
+}
+
+export function blobOf(json: string): Blob {
+  const bytes = Buffer.from(json, 'utf8');
+  return { hash: sha256(bytes), bytes };
+}
+
+/**
+ * Splits managedFields into content-addressed parts. Two observations whose entries differ only in
+ * `time` get the same list hash. For now entries compare by canonical JSON, in order; a semantic
+ * field-set comparison from the SSA engine can replace this later.
+ */
+export function splitManagedFields(managedFields: readonly ManagedFieldsEntry[] | undefined): SplitManagedFields {
+  const entries: Blob[] = [];
+  const times: (string | null)[] = [];
+  for (const entry of managedFields ?? []) {
+    const { time, ...rest } = entry;
+    entries.push(blobOf(canonicalJson(rest)));
+    times.push(time ?? null);
+  }
+  return { entries, list: blobOf(JSON.stringify(entries.map((e) => e.hash.toString('hex')))), times };
+}

@@ -1,0 +1,65 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/src/index.js';
+import { migrate, openDatabase, type Database } from './database/database.js';
+import { EventAppender } from './events/event-appender.js';
+import { EventReader } from './events/event-reader.js';
+import { CheckpointRepository } from './events/checkpoint.repository.js';
+import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
+
+/** Injection token of the open {@link Database}. */
+export const DATABASE = Symbol('DATABASE');
+
+const ds = (db: Database) => db.dataSource;
+
+/** Migrates and creates the event partitions ahead (what `npm run migrate` does). */
+export async function prepareSchema(db: Database, config: AppConfig, now = new Date()): Promise<string[]> {
+  const applied = await migrate(db.dataSource);
+  await new PartitionMaintenance(db.dataSource).run(now, config.retention.partitionsAhead, config.retention.days);
+  return applied;
+}
+
+/** The event store: opens the database (Postgres or embedded PGlite) and provides its repositories. */
+@Global()
+@Module({
+  providers: [
+    { provide: EventAppender, useFactory: (db: Database, c: AppConfig) => new EventAppender(ds(db), c.capture), inject: [DATABASE, APP_CONFIG] },
+    { provide: EventReader, useFactory: (db: Database) => new EventReader(ds(db)), inject: [DATABASE] },
+    { provide: CheckpointRepository, useFactory: (db: Database) => new CheckpointRepository(ds(db)), inject: [DATABASE] },
+    { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
+  ],
+  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance],
+})
+export class StoreModule implements OnApplicationShutdown {
+  /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */
+  static forRoot(options: { migrateOnStart: boolean }): DynamicModule {
+    return {
+      module: StoreModule,
+      providers: [
+        {
+          provide: DATABASE,
+          inject: [APP_CONFIG],
+          useFactory: async (config: AppConfig) => {
+            const db = await openDatabase(config.database);
+            if (options.migrateOnStart) {
+              try {
+                await prepareSchema(db, config);
+              } catch (e) {
+                await db.close();
+                throw e;
+              }
+            }
+            return db;
+          },
+        },
+      ],
+      exports: [DATABASE],
+    };
+  }
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  // After every beforeApplicationShutdown hook (the queue stops there), so running jobs can finish.
+  async onApplicationShutdown(): Promise<void> {
+    await this.db.close();
+  }
+}

@@ -1,0 +1,4 @@
+// Every migration, in order. Listed explicitly (no glob) so the same list works from sources and from dist/.
+import { CreateEventStore1763726400000 } from './1763726400000-CreateEventStore.js';
+
+export const migrations = [CreateEventStore1763726400000];

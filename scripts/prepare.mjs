@@ -1,0 +1,17 @@
+// Runs before `npm start` (and the other start scripts): installs dependencies on a fresh clone,
+// then builds TypeScript to dist/. Plain Node, no dependencies, so it works before `npm ci`.
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`ssa-audit needs Node >= 20.19 (this is ${process.versions.node}).`);
+  process.exit(1);
+}
+const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
+if (!existsSync('node_modules/.package-lock.json')) {
+  console.error('[prepare] installing dependencies (npm ci) …');
+  run('npm ci --no-audit --no-fund');
+}
+console.error('[prepare] building (tsc) …');
+run('npx tsc -p tsconfig.build.json');
