@@ -66,7 +66,8 @@ export class EventAppender {
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
     const result = await inTransaction(this.dataSource, (q) => this.appendIn(q, prepared, clusterIds));
     const committed = Date.now();
-    return { ...result, lagsSeconds: result.newObservedAt.map((t) => (committed - t) / 1000) };
+    const { newObservedAt, ...counts } = result;
+    return { ...counts, lagsSeconds: newObservedAt.map((t) => (committed - t) / 1000) };
   }
 
   private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>) {
