@@ -88,7 +88,7 @@ describe('the built service', () => {
       run(['worker'], env);
       const url = `http://127.0.0.1:${port}`;
       await waitFor('/readyz', () => ready(url), 60_000, 200);
-      const ready_ = await (await fetch(`${url}/readyz`)).json();
+      const ready_ = (await (await fetch(`${url}/readyz`)).json()) as { checks: unknown };
       expect(ready_.checks).toEqual({ database: { status: 'ok', kind: 'postgres' }, queue: { status: 'ok', kind: 'bullmq' } });
 
       const config = ctx.config();
@@ -98,13 +98,13 @@ describe('the built service', () => {
       );
       await driver.close();
       const body = await waitFor('events through the api', async () => {
-        const r = await (await fetch(`${url}/v1/events?limit=1000`)).json();
+        const r = (await (await fetch(`${url}/v1/events?limit=1000`)).json()) as { events: { uid: string }[] };
         return r.events.length === 50 ? r : null;
       }, 60_000, 200);
-      expect(new Set(body.events.map((e: { uid: string }) => e.uid)).size).toBe(50);
+      expect(new Set(body.events.map((e) => e.uid)).size).toBe(50);
       const bad = await fetch(`${url}/v1/events?limit=0`);
       expect(bad.status).toBe(400);
-      expect((await bad.json()).code).toBe('REQUEST_INVALID');
+      expect(((await bad.json()) as { code: string }).code).toBe('REQUEST_INVALID');
       api.child.kill('SIGTERM');
       expect(await api.exited).toBe(0);
     });
