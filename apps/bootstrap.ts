@@ -73,7 +73,6 @@ export async function startApplication(config: AppConfig, options: StartOptions)
   const nestLogger = new NestPinoLogger(logger.child({ component: 'nest' }));
   if (options.roles.includes('api')) {
     const app = await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, abortOnError: false });
-    app.enableShutdownHooks();
     await app.listen(config.port, '0.0.0.0');
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -30,7 +30,31 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const roles: Role[] = command === 'all' ? [...ROLES] : [command as Role];
-  await startApplication(config, { roles, migrate: command === 'all', logger });
+  const running = await startApplication(config, { roles, migrate: command === 'all', logger });
+  // Graceful stop: workers finish their current job, then the queue and the database close.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    const force = setTimeout(() => {
+      logger.error({ signal }, 'did not stop within 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    running.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   return -1; // keep running until a signal
 }
 

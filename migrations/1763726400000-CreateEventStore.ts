@@ -20,6 +20,7 @@ export class CreateEventStore1763726400000 implements MigrationInterface {
 
     // The tip columns (last_*, tip_body, events_since_snapshot) cache the state of the object's last
     // stored event: they drive the time-only dedupe and the body diffs. They are derived, never the truth.
+    // tip_body is the last body as JSON bytes (bytea, not jsonb: it is only ever read back whole).
     await q.query(`
       CREATE TABLE objects (
         id bigint GENERATED ALWAYS AS IDENTITY,
@@ -37,7 +38,7 @@ export class CreateEventStore1763726400000 implements MigrationInterface {
         last_seq bigint,
         last_fields_hash bytea,
         last_values_hash bytea,
-        tip_body jsonb,
+        tip_body bytea,
         events_since_snapshot integer NOT NULL DEFAULT 0,
         CONSTRAINT pk_objects PRIMARY KEY (id),
         CONSTRAINT uq_objects_cluster_uid UNIQUE (cluster_id, uid),

@@ -11,7 +11,13 @@ if (major < 20 || (major === 20 && minor < 19)) {
 const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
 if (!existsSync('node_modules/.package-lock.json')) {
   console.error('[prepare] installing dependencies (npm ci) …');
-  run('npm ci --no-audit --no-fund');
+  try {
+    run('npm ci --no-audit --no-fund');
+  } catch {
+    // npm 11 may reject its own lock for missing other-platform optional packages (npm/cli#4828).
+    console.error('[prepare] npm ci failed; installing from the lock with npm install …');
+    run('npm install --no-audit --no-fund');
+  }
 }
 console.error('[prepare] building (tsc) …');
 run('npx tsc -p tsconfig.build.json');

@@ -47,7 +47,13 @@ export class BullMqQueueDriver implements QueueDriver {
           list.map((j) => ({
             name: j.name,
             data: j.data,
-            opts: { jobId: j.id, attempts: 1, removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 7 * 86_400 } },
+            opts: {
+              jobId: j.id,
+              attempts: 1,
+              // Ingest payloads are large and the store is idempotent: drop them once done. Failed jobs stay a week.
+              removeOnComplete: queue === 'ingest' ? true : { age: 3600, count: 1000 },
+              removeOnFail: { age: 7 * 86_400 },
+            },
           })),
         ),
       ),

@@ -90,8 +90,9 @@ export class InProcessQueueDriver implements QueueDriver {
   private pump(queue: QueueName, name: string): void {
     const lane = this.lane(name);
     const processor = this.processors.get(queue);
-    if (lane.running || !processor || this.closed) return;
+    if (lane.running || !processor || this.closed || lane.jobs.length === 0) return;
     lane.running = (async () => {
+      await Promise.resolve(); // start after `lane.running` is assigned
       while (!this.closed && lane.jobs.length > 0) {
         const job = lane.jobs[0]!;
         try {

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig } from '../../../config/src/index.js';
 import { migrations } from '../../../../migrations/index.js';
 import { entities } from '../entities/index.js';
@@ -35,8 +35,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   }
   const embedded = await startEmbeddedPostgres(config.dataDir);
   try {
-    // One pooled connection fewer than the server allows, so a reconnect never hits the limit.
-    const dataSource = await createDataSource(embedded.url, embedded.maxConnections - 1).initialize();
+    // PGlite is a single session: the socket server would interleave the extended-protocol messages of
+    // several connections, so everything goes through one pooled connection.
+    const dataSource = await createDataSource(embedded.url, 1).initialize();
     return {
       dataSource,
       kind: 'embedded',
@@ -57,7 +58,10 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const done = await dataSource.runMigrations({ transaction: 'all' });
+    // On the connection that holds the lock (the embedded database has a single connection).
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'all';
+    const done = await executor.executePendingMigrations();
     return done.map((m) => m.name);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);

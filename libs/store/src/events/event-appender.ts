@@ -37,6 +37,8 @@ interface Tip {
   sinceSnapshot: number;
   deletedAt: Date | null;
   touched: boolean;
+  /** What this batch saw of the object's identity and times (written with the tip). */
+  readonly identity: { apiVersion: string; namespace: string; name: string; first: string; last: string };
 }
 
 interface EventRow {
@@ -66,7 +68,8 @@ export class EventAppender {
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
     const result = await inTransaction(this.dataSource, (q) => this.appendIn(q, prepared, clusterIds));
     const committed = Date.now();
-    return { ...result, lagsSeconds: result.newObservedAt.map((t) => (committed - t) / 1000) };
+    const { newObservedAt, ...counts } = result;
+    return { ...counts, lagsSeconds: newObservedAt.map((t) => (committed - t) / 1000) };
   }
 
   private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>) {
@@ -116,8 +119,8 @@ export class EventAppender {
 
     await this.insertBlobs(q, [...blobs.values()]);
     await this.insertEvents(q, rows);
+    await this.updateTips(q, [...tips.values()]);
     const touched = [...tips.values()].filter((t) => t.touched);
-    await this.updateTips(q, touched);
     return {
       stored: rows.length,
       unchanged,
@@ -138,7 +141,10 @@ export class EventAppender {
     return this.clusterIds;
   }
 
-  /** Upserts every object of the batch (sorted, so concurrent batches lock in one order) and reads its tip. */
+  /**
+   * Creates the batch's new objects, then locks every object row of the batch (in id order, so
+   * concurrent batches never deadlock) and reads its tip. The row lock serializes batches per object.
+   */
   private async lockObjects(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>): Promise<Map<string, Tip>> {
     const latest = new Map<string, { p: PreparedObservation; first: string; last: string }>();
     for (const p of prepared) {
@@ -157,29 +163,33 @@ export class EventAppender {
         o.resource.resource, o.object.metadata.namespace ?? '', o.object.metadata.name, first, last];
       values.forEach((v, i) => cols[i]!.push(v));
     }
+    await q.query(
+      `INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+       ON CONFLICT (cluster_id, uid) DO NOTHING`,
+      cols,
+    );
     const rows: {
       id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null;
-      last_values_hash: Buffer | null; tip_body: Body | null; events_since_snapshot: number; deleted_at: Date | null;
+      last_values_hash: Buffer | null; tip_body: Buffer | null; events_since_snapshot: number; deleted_at: Date | null;
     }[] = await q.query(
-      `INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
-       SELECT c, u, g, v, k, r, ns, n, f, l
-       FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
-         WITH ORDINALITY AS x(c, u, g, v, k, r, ns, n, f, l, ord)
-       ORDER BY ord
-       ON CONFLICT (cluster_id, uid) DO UPDATE SET
-         api_version = EXCLUDED.api_version, namespace = EXCLUDED.namespace, name = EXCLUDED.name,
-         first_seen_at = LEAST(objects.first_seen_at, EXCLUDED.first_seen_at),
-         last_seen_at = GREATEST(objects.last_seen_at, EXCLUDED.last_seen_at)
-       RETURNING id, cluster_id, uid, last_seq, last_fields_hash, last_values_hash, tip_body, events_since_snapshot, deleted_at`,
-      cols,
+      `SELECT o.id, o.cluster_id, o.uid, o.last_seq, o.last_fields_hash, o.last_values_hash, o.tip_body, o.events_since_snapshot, o.deleted_at
+       FROM objects o JOIN unnest($1::int[], $2::text[]) AS k(c, u) ON o.cluster_id = k.c AND o.uid = k.u
+       ORDER BY o.id
+       FOR UPDATE OF o`,
+      [cols[0], cols[1]],
     );
     const clusterNames = new Map([...clusterIds].map(([n, id]) => [id, n]));
     const tips = new Map<string, Tip>();
     for (const r of rows) {
       const cluster = clusterNames.get(r.cluster_id)!;
-      tips.set(objectKey(cluster, r.uid), {
+      const k = objectKey(cluster, r.uid);
+      const { p, first, last } = latest.get(k)!;
+      tips.set(k, {
         objectId: String(r.id), cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-        valuesHash: r.last_values_hash, body: r.tip_body, sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
+        valuesHash: r.last_values_hash, body: r.tip_body ? (JSON.parse(r.tip_body.toString('utf8')) as Body) : null,
+        sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
+        identity: { apiVersion: p.observation.resource.version, namespace: p.observation.object.metadata.namespace ?? '', name: p.observation.object.metadata.name, first, last },
       });
     }
     return tips;
@@ -242,23 +252,39 @@ export class EventAppender {
     rows.forEach((r, i) => (r.tip.lastSeq = String(seqs[i])));
   }
 
+  /** One write per object and batch: identity, times and (for objects with new events) the tip. */
   private async updateTips(q: QueryRunner, tips: Tip[]): Promise<void> {
     if (tips.length === 0) return;
     await q.query(
-      `UPDATE objects o SET last_seq = u.seq, last_fields_hash = u.fh, last_values_hash = u.vh, tip_body = u.body,
-                            events_since_snapshot = u.n, deleted_at = u.deleted_at
-       FROM unnest($1::bigint[], $2::bigint[], $3::bytea[], $4::bytea[], $5::jsonb[], $6::int[], $7::timestamptz[])
-         AS u(id, seq, fh, vh, body, n, deleted_at)
+      `UPDATE objects o SET
+         api_version = u.av, namespace = u.ns, name = u.n,
+         first_seen_at = LEAST(o.first_seen_at, u.f), last_seen_at = GREATEST(o.last_seen_at, u.l),
+         last_seq = CASE WHEN u.touched THEN u.seq ELSE o.last_seq END,
+         last_fields_hash = CASE WHEN u.touched THEN u.fh ELSE o.last_fields_hash END,
+         last_values_hash = CASE WHEN u.touched THEN u.vh ELSE o.last_values_hash END,
+         tip_body = CASE WHEN u.touched THEN u.body ELSE o.tip_body END,
+         events_since_snapshot = CASE WHEN u.touched THEN u.n_since ELSE o.events_since_snapshot END,
+         deleted_at = CASE WHEN u.touched THEN u.deleted_at ELSE o.deleted_at END
+       FROM unnest($1::bigint[], $2::bool[], $3::bigint[], $4::bytea[], $5::bytea[], $6::bytea[], $7::int[], $8::timestamptz[],
+                   $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[])
+         AS u(id, touched, seq, fh, vh, body, n_since, deleted_at, av, ns, n, f, l)
        WHERE o.id = u.id`,
       [
         tips.map((t) => t.objectId),
-        tips.map((t) => t.lastSeq),
-        tips.map((t) => t.fieldsHash),
-        tips.map((t) => t.valuesHash),
-        tips.map((t) => JSON.stringify(t.body)),
+        tips.map((t) => t.touched),
+        tips.map((t) => (t.touched ? t.lastSeq : null)),
+        tips.map((t) => (t.touched ? t.fieldsHash : null)),
+        tips.map((t) => (t.touched ? t.valuesHash : null)),
+        tips.map((t) => (t.touched ? Buffer.from(JSON.stringify(t.body), 'utf8') : null)),
         tips.map((t) => t.sinceSnapshot),
         tips.map((t) => t.deletedAt),
+        tips.map((t) => t.identity.apiVersion),
+        tips.map((t) => t.identity.namespace),
+        tips.map((t) => t.identity.name),
+        tips.map((t) => t.identity.first),
+        tips.map((t) => t.identity.last),
       ],
     );
   }
+
 }

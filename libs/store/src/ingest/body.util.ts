@@ -1,4 +1,5 @@
-import { applyPatch, createPatch, type Operation } from 'rfc6902';
+import { applyPatch, type Operation } from 'rfc6902';
+import { diffJson } from './json-diff.util.js';
 import type { KubeObject } from '../../../common/src/index.js';
 
 export type BodyEncoding = 'full' | 'json-patch';
@@ -13,7 +14,7 @@ export function storedBody(object: KubeObject): Body {
 /** Encodes a body as a full snapshot or as an RFC 6902 patch against the previous body. */
 export function encodeBody(previous: Body | null, next: Body, full: boolean): { encoding: BodyEncoding; json: string } {
   if (full || previous === null) return { encoding: 'full', json: JSON.stringify(next) };
-  return { encoding: 'json-patch', json: JSON.stringify(createPatch(previous, next)) };
+  return { encoding: 'json-patch', json: JSON.stringify(diffJson(previous, next)) };
 }
 
 /** Rebuilds a body from its last full snapshot and the patches after it (oldest first). */

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256, type ManagedFieldsEntry } from '../../../common/src/index.js';
+import { sha256, type ManagedFieldsEntry } from '../../../common/src/index.js';
 
 export interface Blob {
   readonly hash: Buffer;
@@ -21,7 +21,7 @@ export function blobOf(json: string): Blob {
 
 /**
  * Splits managedFields into content-addressed parts. Two observations whose entries differ only in
- * `time` get the same list hash. For now entries compare by canonical JSON, in order; a semantic
+ * `time` get the same list hash. For now entries compare by their JSON, in order; a semantic
  * field-set comparison from the SSA engine can replace this later.
  */
 export function splitManagedFields(managedFields: readonly ManagedFieldsEntry[] | undefined): SplitManagedFields {
@@ -29,7 +29,8 @@ export function splitManagedFields(managedFields: readonly ManagedFieldsEntry[] 
   const times: (string | null)[] = [];
   for (const entry of managedFields ?? []) {
     const { time, ...rest } = entry;
-    entries.push(blobOf(canonicalJson(rest)));
+    // Key order as the apiserver sends it (fixed struct order; fieldsV1 is passed through verbatim).
+    entries.push(blobOf(JSON.stringify(rest)));
     times.push(time ?? null);
   }
   return { entries, list: blobOf(JSON.stringify(entries.map((e) => e.hash.toString('hex')))), times };

@@ -1,5 +1,5 @@
 import type { CaptureConfig } from '../../../config/src/index.js';
-import { canonicalJson, redactObservation, sha256, type Observation } from '../../../common/src/index.js';
+import { redactObservation, sha256, type Observation } from '../../../common/src/index.js';
 import { splitManagedFields, type SplitManagedFields } from './managed-fields.util.js';
 import { selectTrackedValues } from './tracked-values.util.js';
 import { storedBody, type Body } from './body.util.js';
@@ -21,7 +21,8 @@ export function prepareObservation(raw: Observation, capture: CaptureConfig): Pr
   return {
     observation,
     managedFields: splitManagedFields(observation.object.metadata.managedFields),
-    valuesHash: sha256(canonicalJson(tracked)),
+    // JSON in the key order received: the apiserver's encoding is stable for an unchanged object.
+    valuesHash: sha256(JSON.stringify(tracked)),
     body,
   };
 }

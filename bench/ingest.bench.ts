@@ -1,0 +1,182 @@
+// npm run bench:ingest -- [--objects 100000] [--rounds 2] [--workers 2] [--shards 4] [--batch 500]
+//
+// A synthetic observation stream (Deployments with ~2 KiB of managedFields; after the first round,
+// 30 % of observations are time-only changes) goes through the real pipeline: IngestProducer →
+// BullMQ on the local Redis → worker processes (apps/main.ts worker) → Postgres. Then the stored
+// event rows are written again with a plain COPY into a table with the same indexes, for the ratio.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import { createLogger, type Observation } from '../libs/common/src/index.js';
+import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
+import { createTestContext, deploymentObservation } from '../libs/testing/src/index.js';
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const { values: args } = parseArgs({
+  options: {
+    objects: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '2' },
+    workers: { type: 'string', default: '2' },
+    shards: { type: 'string', default: '4' },
+    batch: { type: 'string', default: '500' },
+  },
+});
+const objects = Number(args.objects);
+const rounds = Number(args.rounds);
+const workers = Number(args.workers);
+const total = objects * (1 + rounds);
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** Deterministic 30 % of the observations after the first round are time-only changes. */
+const timeOnly = (i: number, round: number) => round > 0 && ((i * 2654435761 + round * 40503) >>> 0) % 100 < 30;
+
+function* stream(): Generator<Observation[]> {
+  const state = new Int32Array(objects); // replicas per object
+  const chunk = 2000;
+  for (let round = 0; round <= rounds; round++) {
+    for (let start = 0; start < objects; start += chunk) {
+      const out: Observation[] = [];
+      const now = new Date().toISOString();
+      for (let i = start; i < Math.min(objects, start + chunk); i++) {
+        if (round > 0 && !timeOnly(i, round)) state[i]! += 1;
+        out.push(deploymentObservation({
+          cluster: 'bench', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `web-${i}`, namespace: `ns-${i % 50}`,
+          resourceVersion: String(round * objects + i + 1), type: round === 0 ? 'ADDED' : 'MODIFIED',
+          replicas: 1 + (state[i]! % 10), image: `registry.example.com/web:1.${state[i]}`,
+          time: new Date(Date.UTC(2026, 10, 21, 10, round)).toISOString(), observedAt: now,
+        }));
+      }
+      yield out;
+    }
+  }
+}
+
+const peakRssMiB = (pid: number) => {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  } catch {
+    return NaN;
+  }
+};
+
+async function main() {
+  log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch}`);
+  const ctx = await createTestContext('bench');
+  const env = ctx.env({ INGEST_SHARDS: args.shards!, INGEST_BATCH_SIZE: args.batch!, LOG_LEVEL: 'info', NODE_ENV: 'production' });
+  const config = ctx.config(env);
+  const driver = new BullMqQueueDriver(
+    { redisUrl: ctx.redisUrl, prefix: ctx.prefix, ingestShards: config.queue.ingestShards, attempts: 3, lockDurationMs: 30_000 },
+    createLogger('warn'),
+  );
+  const producer = new IngestProducer(driver, config.queue, config.capture.sensitiveKinds);
+  const db = new pg.Client({ connectionString: ctx.database.url });
+  await db.connect();
+  const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
+  const children: ChildProcess[] = [];
+  try {
+    const { NODE_OPTIONS: _n, ...inherited } = process.env;
+    const up: Promise<void>[] = [];
+    for (let w = 0; w < workers; w++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/main.ts', 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      // Wait for "worker consuming"; pass warnings and errors through.
+      up.push(new Promise((resolve) => {
+        child.stdout!.on('data', (d: Buffer) => {
+          for (const line of d.toString().split('\n')) {
+            if (line.includes('worker consuming')) resolve();
+            else if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(`${line}\n`);
+          }
+        });
+      }));
+    }
+    await Promise.all(up);
+    const started = Date.now();
+    let enqueued = 0;
+    let lastLog = 0;
+    const progress = async () => {
+      if (Date.now() - lastLog < 2000) return;
+      lastLog = Date.now();
+      const seen = await count(`SELECT count(*) AS n FROM observations_seen`);
+      const s = (Date.now() - started) / 1000;
+      log(`${s.toFixed(0)} s: enqueued ${enqueued}/${total}, ingested ${seen} (${Math.round(seen / s)}/s), heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MiB`);
+    };
+    for (const chunk of stream()) {
+      // Back-pressure: keep at most ~40 jobs waiting so Redis holds a bounded amount.
+      while ((await driver.pending('ingest')) > 40) {
+        await progress();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await producer.enqueue(chunk);
+      enqueued += chunk.length;
+      await progress();
+    }
+    while ((await count(`SELECT count(*) AS n FROM observations_seen`)) < total) {
+      await progress();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const workerRss = children.map((c) => peakRssMiB(c.pid!));
+    const events = await count(`SELECT count(*) AS n FROM events`);
+    const lag = (await db.query(`SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM recorded_at - observed_at)) AS p FROM events`)).rows[0].p as number[];
+    const sizes = (await db.query(`
+      SELECT sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname LIKE 'events%') AS events,
+             sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname = 'blobs') AS blobs,
+             sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname = 'observations_seen') AS seen,
+             sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname = 'objects') AS objects
+      FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace`)).rows[0];
+    const bytes = { events: Number(sizes.events), blobs: Number(sizes.blobs), seen: Number(sizes.seen), objects: Number(sizes.objects) };
+
+    // The same event rows again, with a plain COPY into a table with the same three indexes.
+    const dump: Buffer[] = [];
+    await pipeline(db.query(copyStreams.to(`COPY (SELECT * FROM events ORDER BY seq) TO STDOUT`)), async function* (src: AsyncIterable<Buffer>) {
+      for await (const b of src) dump.push(b);
+    });
+    await db.query(`CREATE TABLE copy_events (LIKE events INCLUDING DEFAULTS)`);
+    await db.query(`ALTER TABLE copy_events ADD CONSTRAINT pk_copy_events PRIMARY KEY (seq, observed_at)`);
+    await db.query(`CREATE INDEX idx_copy_events_object_seq ON copy_events (object_id, seq)`);
+    await db.query(`CREATE INDEX idx_copy_events_xid_seq ON copy_events (xid, seq)`);
+    const copyStart = Date.now();
+    await pipeline(Readable.from(dump), db.query(copyStreams.from(`COPY copy_events FROM STDIN`)));
+    const copySeconds = (Date.now() - copyStart) / 1000;
+
+    const r = {
+      machine: `${(await import('node:os')).cpus().length} cores, Node ${process.version}`,
+      observations: total,
+      events,
+      unchanged: total - events,
+      seconds: Number(seconds.toFixed(2)),
+      observationsPerSecond: Math.round(total / seconds),
+      eventsPerSecond: Math.round(events / seconds),
+      ingestLagP50Seconds: Number(lag[0]!.toFixed(3)),
+      ingestLagP99Seconds: Number(lag[1]!.toFixed(3)),
+      bytesPerEvent: {
+        all: Math.round((bytes.events + bytes.blobs + bytes.seen + bytes.objects) / events),
+        events: Math.round(bytes.events / events),
+        blobs: Math.round(bytes.blobs / events),
+        observationsSeen: Math.round(bytes.seen / events),
+        objects: Math.round(bytes.objects / events),
+      },
+      heapMiB: { bench: Math.round(process.memoryUsage().heapUsed / 2 ** 20), workerPeakRssMiB: workerRss },
+      copy: { rows: events, seconds: Number(copySeconds.toFixed(2)), rowsPerSecond: Math.round(events / copySeconds) },
+      pipelineVsCopy: `${(events / seconds / (events / copySeconds) * 100).toFixed(1)} % of COPY's rows/s (events), ${(total / seconds / (events / copySeconds) * 100).toFixed(1)} % counting observations`,
+    };
+    console.log(JSON.stringify(r, null, 2));
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+    await driver.close();
+    await db.end();
+    await ctx.dispose();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { loadConfig } from '../../config/src/index.js';
+import { deploymentObservation, secretObservation } from '../../testing/src/index.js';
+import { IngestProducer } from './ingest.producer.js';
+import { InvalidJobPayloadError } from './job-payload.schema.js';
+import { shardOf } from './job-id.util.js';
+import type { QueueDriver } from './queue-driver.types.js';
+
+const config = loadConfig({ INGEST_SHARDS: '3', INGEST_BATCH_SIZE: '4' });
+const producer = new IngestProducer({} as QueueDriver, config.queue, config.capture.sensitiveKinds);
+
+describe('IngestProducer.build', () => {
+  const observations = Array.from({ length: 20 }, (_, i) => deploymentObservation({ uid: `u-${i % 5}`, resourceVersion: String(i), observedAt: '2026-11-21T12:00:00Z' }));
+
+  it('keeps every object in one shard, in order, in batches of at most INGEST_BATCH_SIZE', () => {
+    const jobs = producer.build(observations);
+    for (const j of jobs) {
+      const obs = (j.data as { observations: typeof observations }).observations;
+      expect(obs.length).toBeLessThanOrEqual(4);
+      for (const o of obs) expect(shardOf(o.cluster, o.object.metadata.uid, 3)).toBe(j.shard);
+    }
+    const perObject = new Map<string, number[]>();
+    for (const j of jobs) for (const o of (j.data as { observations: typeof observations }).observations) {
+      perObject.set(o.object.metadata.uid, [...(perObject.get(o.object.metadata.uid) ?? []), Number(o.object.metadata.resourceVersion)]);
+    }
+    for (const rvs of perObject.values()) expect(rvs).toEqual([...rvs].sort((a, b) => a - b));
+  });
+
+  it('derives job ids from content (the same observations give the same ids)', () => {
+    expect(producer.build(observations).map((j) => j.id)).toEqual(producer.build(structuredClone(observations)).map((j) => j.id));
+    expect(producer.build(observations)[0]!.id).toMatch(/^ingest-\d-[0-9a-f]{32}$/);
+  });
+
+  it('redacts Secret values before they reach the queue', () => {
+    const [job] = producer.build([secretObservation('s-1', '1', 'p4ssw0rd-xyz')]);
+    expect(JSON.stringify(job!.data)).not.toContain('p4ssw0rd-xyz');
+    expect(JSON.stringify(job!.data)).not.toContain(Buffer.from('p4ssw0rd-xyz').toString('base64'));
+  });
+
+  it('rejects malformed observations with the path of each problem', () => {
+    const bad = { ...observations[0]!, observedAt: 'yesterday', object: { metadata: { name: 'x' } } };
+    expect(() => producer.build([bad as never])).toThrow(InvalidJobPayloadError);
+    expect(() => producer.build([bad as never])).toThrow(/observations\.0\.observedAt.*observations\.0\.object\.metadata\.uid/s);
+  });
+});

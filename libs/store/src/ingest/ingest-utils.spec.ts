@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { deploymentObservation } from '../../../testing/src/index.js';
+import { decodeBody, encodeBody, storedBody } from './body.util.js';
+import { splitManagedFields } from './managed-fields.util.js';
+import { selectTrackedValues } from './tracked-values.util.js';
+
+describe('selectTrackedValues', () => {
+  const body = { spec: { replicas: 3, paused: false }, status: { ready: 1 }, metadata: { name: 'x', labels: { a: 'b' } } };
+  it('tracks everything but .status by default', () => {
+    expect(selectTrackedValues(body, ['.'], ['.status'])).toEqual({ spec: body.spec, metadata: body.metadata });
+  });
+  it('selects and removes nested paths without touching the input', () => {
+    expect(selectTrackedValues(body, ['.spec', '.metadata.labels'], ['.spec.paused'])).toEqual({ spec: { replicas: 3 }, metadata: { labels: { a: 'b' } } });
+    expect(body.spec.paused).toBe(false);
+  });
+});
+
+describe('splitManagedFields', () => {
+  it('gives the same list hash when only time stamps moved', () => {
+    const a = splitManagedFields(deploymentObservation({ uid: 'u', resourceVersion: '1', time: '2026-01-01T00:00:00Z' }).object.metadata.managedFields);
+    const b = splitManagedFields(deploymentObservation({ uid: 'u', resourceVersion: '2', time: '2026-06-01T00:00:00Z' }).object.metadata.managedFields);
+    expect(a.list.hash.equals(b.list.hash)).toBe(true);
+    expect(a.times).not.toEqual(b.times);
+  });
+  it('gives a different list hash when an entry changes', () => {
+    const mf = deploymentObservation({ uid: 'u', resourceVersion: '1' }).object.metadata.managedFields!;
+    const changed = [{ ...mf[0]!, manager: 'helm' }, ...mf.slice(1)];
+    expect(splitManagedFields(mf).list.hash.equals(splitManagedFields(changed).list.hash)).toBe(false);
+  });
+});
+
+describe('body encoding', () => {
+  it('drops managedFields and resourceVersion from the stored body', () => {
+    const b = storedBody(deploymentObservation({ uid: 'u', resourceVersion: '9' }).object);
+    expect(b['metadata']).not.toHaveProperty('managedFields');
+    expect(b['metadata']).not.toHaveProperty('resourceVersion');
+  });
+  it('rebuilds any chain of bodies from a snapshot and patches', () => {
+    const json = fc.jsonValue({ maxDepth: 3 }).map((v) => ({ v }));
+    fc.assert(
+      fc.property(fc.array(json, { minLength: 1, maxLength: 6 }), (bodies) => {
+        const parts = bodies.map((b, i) => encodeBody(i === 0 ? null : bodies[i - 1]!, b, i === 0));
+        expect(decodeBody(parts)).toEqual(JSON.parse(JSON.stringify(bodies.at(-1))));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,32 @@
+/** An RFC 6902 operation as produced by {@link diffJson}. */
+export type PatchOperation =
+  | { readonly op: 'add' | 'replace'; readonly path: string; readonly value: unknown }
+  | { readonly op: 'remove'; readonly path: string };
+
+const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON patch (RFC 6902) turning `from` into `to`. Objects are compared key by key, arrays of equal
+ * length element by element; an array whose length changed is replaced whole. Not minimal, but
+ * linear in the size of the values (a general array diff is quadratic, and the benchmark showed it).
+ */
+export function diffJson(from: unknown, to: unknown, path = '', out: PatchOperation[] = []): PatchOperation[] {
+  if (from === to) return out;
+  if (isObject(from) && isObject(to)) {
+    for (const k of Object.keys(from)) if (!(k in to)) out.push({ op: 'remove', path: `${path}/${escape(k)}` });
+    for (const k of Object.keys(to)) {
+      if (!(k in from)) out.push({ op: 'add', path: `${path}/${escape(k)}`, value: to[k] });
+      else diffJson(from[k], to[k], `${path}/${escape(k)}`, out);
+    }
+    return out;
+  }
+  if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
+    for (let i = 0; i < to.length; i++) diffJson(from[i], to[i], `${path}/${i}`, out);
+    return out;
+  }
+  if (typeof from !== 'object' && typeof to !== 'object' && from === to) return out;
+  out.push({ op: 'replace', path, value: to });
+  return out;
+}
