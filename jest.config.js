@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 // Jest runs the TypeScript sources as native ES modules through SWC (no type-check; `npm run typecheck` does that).
 const swc = [
   '@swc/jest',
@@ -21,11 +23,13 @@ const common = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   rootDir: '.',
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
+  roots: ['libs', 'apps', 'test'].filter((d) => existsSync(d)).map((d) => `<rootDir>/${d}`),
 };
 
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
   ],
 };

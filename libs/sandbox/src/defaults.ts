@@ -1,0 +1,144 @@
+import type { ResourceType } from './resource-type.js';
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function dflt(o: Obj, key: string, value: unknown): void {
+  if (o[key] === undefined || o[key] === null) o[key] = value;
+}
+
+function obj(o: Obj, key: string): Obj | undefined {
+  return isObject(o[key]) ? (o[key] as Obj) : undefined;
+}
+
+function imagePullPolicy(image: unknown): string {
+  if (typeof image !== 'string') return 'IfNotPresent';
+  if (image.includes('@')) return 'IfNotPresent';
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : '';
+  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultContainers(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    dflt(c, 'terminationMessagePath', '/dev/termination-log');
+    dflt(c, 'terminationMessagePolicy', 'File');
+    dflt(c, 'imagePullPolicy', imagePullPolicy(c['image']));
+    if (Array.isArray(c['ports'])) for (const p of c['ports']) if (isObject(p)) dflt(p, 'protocol', 'TCP');
+  }
+}
+
+/** The scheme defaults of a PodSpec (k8s.io/kubernetes pkg/apis/core/v1/defaults.go, the common ones). */
+function defaultPodSpec(spec: Obj | undefined): void {
+  if (!spec) return;
+  dflt(spec, 'restartPolicy', 'Always');
+  dflt(spec, 'terminationGracePeriodSeconds', 30);
+  dflt(spec, 'dnsPolicy', 'ClusterFirst');
+  dflt(spec, 'securityContext', {});
+  dflt(spec, 'schedulerName', 'default-scheduler');
+  defaultContainers(spec['containers']);
+  defaultContainers(spec['initContainers']);
+}
+
+function defaultTemplate(spec: Obj | undefined): void {
+  const t = spec ? obj(spec, 'template') : undefined;
+  if (t) defaultPodSpec(obj(t, 'spec'));
+}
+
+/**
+ * The scheme defaulting the apiserver runs when it decodes a request (the common defaults of the
+ * served built-in kinds, not all of them). On non-apply writes the writer owns what defaulting
+ * added; after an apply nobody does (05 §2).
+ */
+export function applyDefaults(rt: ResourceType, o: Obj): void {
+  if (!rt.builtin) return;
+  const spec = obj(o, 'spec');
+  switch (`${rt.apiVersion}/${rt.kind}`) {
+    case 'v1/Namespace': {
+      const md = obj(o, 'metadata');
+      if (md && typeof md['name'] === 'string') {
+        const labels = { ...(obj(md, 'labels') ?? {}) };
+        labels['kubernetes.io/metadata.name'] = md['name'];
+        md['labels'] = labels;
+      }
+      return;
+    }
+    case 'v1/Pod':
+      if (spec) dflt(spec, 'enableServiceLinks', true);
+      defaultPodSpec(spec);
+      return;
+    case 'v1/Service':
+      if (!spec) return;
+      dflt(spec, 'type', 'ClusterIP');
+      dflt(spec, 'sessionAffinity', 'None');
+      if (Array.isArray(spec['ports']))
+        for (const p of spec['ports']) if (isObject(p)) {
+          dflt(p, 'protocol', 'TCP');
+          dflt(p, 'targetPort', p['port']);
+        }
+      return;
+    case 'apps/v1/Deployment':
+      if (!spec) return;
+      dflt(spec, 'replicas', 1);
+      dflt(spec, 'revisionHistoryLimit', 10);
+      dflt(spec, 'progressDeadlineSeconds', 600);
+      dflt(spec, 'strategy', {});
+      {
+        const s = obj(spec, 'strategy')!;
+        dflt(s, 'type', 'RollingUpdate');
+        if (s['type'] === 'RollingUpdate') {
+          dflt(s, 'rollingUpdate', {});
+          const ru = obj(s, 'rollingUpdate');
+          if (ru) {
+            dflt(ru, 'maxUnavailable', '25%');
+            dflt(ru, 'maxSurge', '25%');
+          }
+        }
+      }
+      defaultTemplate(spec);
+      return;
+    case 'apps/v1/ReplicaSet':
+      if (spec) dflt(spec, 'replicas', 1);
+      defaultTemplate(spec);
+      return;
+    case 'apps/v1/StatefulSet':
+      if (!spec) return;
+      dflt(spec, 'replicas', 1);
+      dflt(spec, 'podManagementPolicy', 'OrderedReady');
+      dflt(spec, 'revisionHistoryLimit', 10);
+      dflt(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { partition: 0 } });
+      defaultTemplate(spec);
+      return;
+    case 'apps/v1/DaemonSet':
+      if (!spec) return;
+      dflt(spec, 'revisionHistoryLimit', 10);
+      dflt(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+      defaultTemplate(spec);
+      return;
+    case 'batch/v1/Job':
+      if (!spec) return;
+      dflt(spec, 'backoffLimit', 6);
+      dflt(spec, 'completionMode', 'NonIndexed');
+      dflt(spec, 'suspend', false);
+      defaultTemplate(spec);
+      return;
+    case 'batch/v1/CronJob':
+      if (!spec) return;
+      dflt(spec, 'concurrencyPolicy', 'Allow');
+      dflt(spec, 'suspend', false);
+      dflt(spec, 'successfulJobsHistoryLimit', 3);
+      dflt(spec, 'failedJobsHistoryLimit', 1);
+      {
+        const jt = obj(spec, 'jobTemplate');
+        defaultTemplate(jt ? obj(jt, 'spec') : undefined);
+      }
+      return;
+    case 'v1/Secret':
+      dflt(o, 'type', 'Opaque');
+      return;
+    default:
+      return;
+  }
+}

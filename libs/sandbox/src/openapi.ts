@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { BUILTIN_SCHEMA_DOCUMENT, builtinTypeName, UNTYPED_ATOMIC, UNTYPED_DEDUCED, type TypeDef, type TypeRef } from '../../ssa-engine/src/index.js';
+import { groupVersions } from './discovery.js';
+import type { ResourceType } from './resource-type.js';
+
+type Obj = Record<string, unknown>;
+
+const DEFS = new Map<string, TypeDef>(BUILTIN_SCHEMA_DOCUMENT.types.map((t) => [t.name, t]));
+const UNTYPED = new Set([UNTYPED_ATOMIC, UNTYPED_DEDUCED]);
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** An SMD type reference as an OpenAPI v3 schema, recording the named types it needs. */
+function refSchema(t: TypeRef, need: Set<string>): Obj {
+  if (t.namedType) {
+    if (UNTYPED.has(t.namedType)) return { 'x-kubernetes-preserve-unknown-fields': true };
+    need.add(t.namedType);
+    return { allOf: [ref(t.namedType)] };
+  }
+  return atomSchema(t, need);
+}
+
+/**
+ * An SMD atom as OpenAPI: maps are objects (fields → properties, element type →
+ * additionalProperties), lists are arrays carrying the list type, map keys and the patch merge key
+ * that strategic merge patch reads; scalars keep their kind (SMD does not tell integer from number).
+ */
+function atomSchema(a: TypeRef | TypeDef, need: Set<string>): Obj {
+  if (a.map && (a.map.fields?.length || !a.list)) {
+    const out: Obj = { type: 'object' };
+    if (a.map.fields?.length) out['properties'] = Object.fromEntries(a.map.fields.map((f) => [f.name, refSchema(f.type, need)]));
+    if (a.map.elementType) out['additionalProperties'] = refSchema(a.map.elementType, need);
+    if (a.map.elementRelationship === 'atomic') out['x-kubernetes-map-type'] = 'atomic';
+    return out;
+  }
+  if (a.list) {
+    const out: Obj = { type: 'array', items: refSchema(a.list.elementType, need) };
+    const keys = a.list.keys ?? [];
+    if (a.list.elementRelationship === 'associative') {
+      out['x-kubernetes-list-type'] = keys.length ? 'map' : 'set';
+      if (keys.length) {
+        out['x-kubernetes-list-map-keys'] = keys;
+        out['x-kubernetes-patch-merge-key'] = keys[0];
+      }
+      out['x-kubernetes-patch-strategy'] = 'merge';
+    } else out['x-kubernetes-list-type'] = 'atomic';
+    return out;
+  }
+  switch (a.scalar) {
+    case 'string':
+      return { type: 'string' };
+    case 'numeric':
+      return { type: 'integer', format: 'int64' };
+    case 'boolean':
+      return { type: 'boolean' };
+    default:
+      return { 'x-kubernetes-int-or-string': true };
+  }
+}
+
+function gvkOf(t: ResourceType) {
+  return [{ group: t.group, kind: t.kind, version: t.version }];
+}
+
+const FIELD_VALIDATION = { name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true } };
+const FIELD_MANAGER = { name: 'fieldManager', in: 'query', schema: { type: 'string', uniqueItems: true } };
+const DRY_RUN = { name: 'dryRun', in: 'query', schema: { type: 'string', uniqueItems: true } };
+const FORCE = { name: 'force', in: 'query', schema: { type: 'boolean', uniqueItems: true } };
+
+function operations(t: ResourceType, schemaName: string): Obj {
+  const ext = { 'x-kubernetes-group-version-kind': gvkOf(t)[0] };
+  const body = { content: { 'application/json': { schema: ref(schemaName) } } };
+  const ok = { '200': { description: 'OK', content: { 'application/json': { schema: ref(schemaName) } } } };
+  return {
+    get: { operationId: `read${t.kind}`, responses: ok, 'x-kubernetes-action': 'get', ...ext },
+    put: { operationId: `replace${t.kind}`, requestBody: body, parameters: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], responses: ok, 'x-kubernetes-action': 'put', ...ext },
+    patch: {
+      operationId: `patch${t.kind}`,
+      requestBody: {
+        content: Object.fromEntries(
+          ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].map((c) => [c, { schema: { type: 'object' } }]),
+        ),
+      },
+      parameters: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE],
+      responses: ok,
+      'x-kubernetes-action': 'patch',
+      ...ext,
+    },
+    delete: { operationId: `delete${t.kind}`, responses: ok, 'x-kubernetes-action': 'delete', ...ext },
+  };
+}
+
+function collectionOps(t: ResourceType, schemaName: string): Obj {
+  const ext = { 'x-kubernetes-group-version-kind': gvkOf(t)[0] };
+  const body = { content: { 'application/json': { schema: ref(schemaName) } } };
+  return {
+    post: { operationId: `create${t.kind}`, requestBody: body, parameters: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION], responses: { '201': { description: 'Created' } }, 'x-kubernetes-action': 'post', ...ext },
+    get: { operationId: `list${t.kind}`, responses: { '200': { description: 'OK' } }, 'x-kubernetes-action': 'list', ...ext },
+  };
+}
+
+/** The OpenAPI v3 document of one group-version (`/openapi/v3/apis/apps/v1`). */
+export function openApiV3Document(types: readonly ResourceType[], group: string, version: string): Obj | undefined {
+  const here = types.filter((t) => t.group === group && t.version === version);
+  if (!here.length) return undefined;
+  const schemas: Obj = {};
+  const paths: Obj = {};
+  const need = new Set<string>();
+  for (const t of here) {
+    const typeName = t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;
+    if (t.builtin) need.add(typeName);
+    else schemas[typeName] = { ...(typeof t.openAPIV3Schema === 'object' && t.openAPIV3Schema ? t.openAPIV3Schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) };
+    const base = `/${group ? `apis/${group}` : 'api'}/${version}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.plural}`;
+    paths[base] = collectionOps(t, typeName);
+    paths[`${base}/{name}`] = operations(t, typeName);
+  }
+  const done = new Set<string>();
+  while (need.size) {
+    const [name] = need;
+    need.delete(name!);
+    if (done.has(name!)) continue;
+    done.add(name!);
+    const def = DEFS.get(name!);
+    schemas[name!] = def ? atomSchema(def, need) : { 'x-kubernetes-preserve-unknown-fields': true };
+  }
+  for (const t of here) {
+    const name = t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;
+    schemas[name] = { ...(schemas[name] as Obj), 'x-kubernetes-group-version-kind': gvkOf(t) };
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas } };
+}
+
+/** The paths of a group-version inside `/openapi/v3`. */
+export function openApiV3Path(group: string, version: string): string {
+  return group ? `apis/${group}/${version}` : `api/${version}`;
+}
+
+/** `/openapi/v3`: every group-version with the URL (and content hash) of its document. */
+export function openApiV3Index(types: readonly ResourceType[], doc: (path: string) => string | undefined): Obj {
+  const paths: Obj = {};
+  for (const g of groupVersions(types))
+    for (const v of g.versions) {
+      const p = openApiV3Path(g.group, v);
+      const body = doc(p);
+      if (body === undefined) continue;
+      const hash = createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase();
+      paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${hash}` };
+    }
+  return { paths };
+}
