@@ -3,8 +3,9 @@ import type { ResourceType } from './resource-type.js';
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** Sets a default where Go would see the zero value of an optional field (absent, null, or ""). */
 function dflt(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined || o[key] === null) o[key] = value;
+  if (o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
 }
 
 function obj(o: Obj, key: string): Obj | undefined {

@@ -5,6 +5,7 @@ import { ApiError, badRequest } from './api-error.js';
 import { Cluster, PATCH_CONTENT_TYPES, parseJson, type ObjectRef, type WriteOptions } from './cluster.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { ResourceVersionTooOldError, type StoreEvent } from './object-store.js';
+import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode-protobuf.js';
 import { openApiV3Document, openApiV3Index } from './openapi.js';
 import type { ResourceType } from './resource-type.js';
 import { fieldSelector, labelSelector, selectableFields, type Selector } from './selectors.js';
@@ -47,7 +48,7 @@ function send(res: ServerResponse, code: number, body: unknown): void {
   res.end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -60,7 +61,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -215,14 +216,14 @@ export class HttpHandler {
             'UnsupportedMediaType',
             `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${rt.builtin ? ', application/strategic-merge-patch+json' : ''}`,
           );
-        const body = await readBody(req);
+        const body = (await readBody(req)).toString('utf8');
         const existed = type === 'apply' && this.exists(ref);
         const out = this.cluster.patch(ref, sub as '' | 'status' | 'scale', type, body, write);
         return send(res, type === 'apply' && !existed ? 201 : 200, out);
       }
       case 'DELETE': {
         if (sub) throw new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
-        const raw = await readBody(req);
+        const raw = (await readBody(req)).toString('utf8');
         const opts = raw.trim() ? parseJson(raw) : {};
         const policy = (isObject(opts) && typeof opts['propagationPolicy'] === 'string' ? opts['propagationPolicy'] : q.get('propagationPolicy')) ?? undefined;
         const orphan = isObject(opts) && opts['orphanDependents'] === true;
@@ -259,9 +260,11 @@ export class HttpHandler {
     return text;
   }
 
-  /** Request bodies of create and update: JSON, or YAML when the client says so. */
-  private decodeObject(req: IncomingMessage, body: string): unknown {
+  /** Request bodies of create and update: JSON, YAML, or Kubernetes protobuf (kubectl's typed clients). */
+  private decodeObject(req: IncomingMessage, raw: Buffer): unknown {
     const ct = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+    if (ct === PROTOBUF_CONTENT_TYPE) return decodeKubernetesProtobuf(raw);
+    const body = raw.toString('utf8');
     if (ct === 'application/yaml') {
       try {
         return parseYaml(body);
@@ -270,7 +273,7 @@ export class HttpHandler {
       }
     }
     if (ct !== 'application/json' && ct !== '*/*' && ct !== '')
-      throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+      throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
     try {
       return JSON.parse(body);
     } catch (e) {
