@@ -21,6 +21,7 @@ import { builtinResourceTypes, resourceKey, type ResourceType } from './resource
 import { applyMergePatch } from './patch/json-merge-patch.js';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch.js';
 import { applyDefaults } from './defaults.js';
+import { prepareForCreate, prepareForUpdate } from './strategy.js';
 import { crdResourceTypes, type CrdSchemaConverter, defaultCrdSchemaConverter } from './crd.js';
 import { validateObjectMeta } from './validation.js';
 
@@ -97,6 +98,7 @@ export class Cluster {
   private readonly types = new Map<string, ResourceType>();
   private readonly clock: () => Date;
   private readonly crdConverter: CrdSchemaConverter;
+  private serviceIps = 0;
   /** Called when the set of served resources changes (discovery and OpenAPI caches). */
   onResourcesChanged: () => void = () => {};
 
@@ -231,14 +233,28 @@ export class Cluster {
     applyDefaults(rt, obj);
     if (rt.status) obj['status'] = rt.builtin ? {} : undefined;
     if (obj['status'] === undefined) delete obj['status'];
-    let out = this.engine(() => this.fieldManager(rt, '').update(undefined, this.normalize(rt, obj), managerName(opts.fieldManager, opts.userAgent)));
-    out = this.stampCreate(rt, out);
+    const out = this.engine(() => this.fieldManager(rt, '').update(undefined, this.normalize(rt, obj), managerName(opts.fieldManager, opts.userAgent)));
+    return this.commitCreate(rt, out, opts);
+  }
+
+  /** The registry's part of a create after the field manager: system metadata, strategy, validation, storage. */
+  private commitCreate(rt: ResourceType, obj: Obj, opts: WriteOptions): KubeObject {
+    const md: Obj = { ...metaOf(obj), uid: randomUUID(), creationTimestamp: this.now() };
+    if (rt.generation) md['generation'] = 1;
+    const prepared: Obj = { ...obj, metadata: md };
+    prepareForCreate(rt, prepared, () => this.allocateClusterIp());
+    const out = this.normalize(rt, prepared);
     this.validateObject(rt, out);
     if (rt.kind === 'CustomResourceDefinition') this.checkCrd(out);
     if (opts.dryRun) return out;
-    const stored = this.store.put(key, out);
+    const stored = this.store.put(resourceKey(rt), out);
     this.afterWrite(rt, undefined, stored);
     return stored;
+  }
+
+  private allocateClusterIp(): string {
+    const n = ++this.serviceIps;
+    return `10.96.${Math.floor(n / 250)}.${(n % 250) + 1}`;
   }
 
   /** PUT of the main resource or the `status` subresource. */
@@ -363,13 +379,7 @@ export class Cluster {
     if (!live) {
       if (rt.status && rt.builtin) obj['status'] = {};
       else if (rt.status) delete obj['status'];
-      out = this.stampCreate(rt, this.normalize(rt, obj));
-      this.validateObject(rt, out);
-      if (rt.kind === 'CustomResourceDefinition') this.checkCrd(out);
-      if (opts.dryRun) return out;
-      const stored = this.store.put(key, out);
-      this.afterWrite(rt, undefined, stored);
-      return stored;
+      return this.commitCreate(rt, this.normalize(rt, obj), opts);
     }
     out = this.resetFromLive(rt, subresource, live, out);
     out = restoreUnchangedTimestamps(live, this.carrySystemMeta(rt, live, out));
@@ -435,7 +445,9 @@ export class Cluster {
   }
 
   private commitUpdate(rt: ResourceType, live: Obj, out: KubeObject, opts: WriteOptions): KubeObject {
-    out = this.bumpGeneration(rt, live, out);
+    const prepared: Obj = { ...out };
+    prepareForUpdate(rt, live, prepared);
+    out = this.bumpGeneration(rt, live, this.normalize(rt, prepared));
     if (JSON.stringify(out) === JSON.stringify(live)) return live as KubeObject;
     if (rt.kind === 'CustomResourceDefinition') this.checkCrd(out, live);
     if (opts.dryRun) return out;
@@ -450,12 +462,6 @@ export class Cluster {
     if (body(live) === body(out)) return out;
     const g = Number(metaOf(live)['generation'] ?? 0) + 1;
     return this.normalize(rt, { ...out, metadata: { ...metaOf(out), generation: g } });
-  }
-
-  private stampCreate(rt: ResourceType, obj: KubeObject): KubeObject {
-    const md: Obj = { ...metaOf(obj), uid: randomUUID(), creationTimestamp: this.now() };
-    if (rt.generation) md['generation'] = 1;
-    return this.normalize(rt, { ...obj, metadata: md });
   }
 
   /** Runs an engine call, turning its errors into the apiserver's answers. */
@@ -576,6 +582,26 @@ export class Cluster {
     if (live) for (const t of crdResourceTypes(live, this.crdConverter)) this.types.delete(this.typeKey(t.group, t.version, t.plural));
     for (const t of crdResourceTypes(stored, this.crdConverter)) this.types.set(this.typeKey(t.group, t.version, t.plural), t);
     this.onResourcesChanged();
+    if (!live) this.establishCrd(rt, stored);
+  }
+
+  /** What the apiextensions controllers write to a new CRD's status (as kube-apiserver, through /status). */
+  private establishCrd(rt: ResourceType, crd: KubeObject): void {
+    const spec = metaOf({ metadata: crd['spec'] });
+    const names = isObject(spec['names']) ? spec['names'] : {};
+    const versions = Array.isArray(spec['versions']) ? (spec['versions'] as Obj[]) : [];
+    const storage = versions.find((v) => v['storage'] === true) ?? versions[0];
+    const now = this.now();
+    const status = {
+      acceptedNames: { ...names, singular: names['singular'] ?? String(names['kind'] ?? '').toLowerCase(), listKind: names['listKind'] ?? `${String(names['kind'])}List` },
+      conditions: [
+        { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
+        { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      ],
+      storedVersions: storage ? [storage['name']] : [],
+    };
+    const name = String(metaOf(crd)['name']);
+    this.update({ resource: rt, namespace: '', name }, 'status', { ...crd, status }, { fieldManager: 'kube-apiserver' });
   }
 
   private checkCrd(obj: Obj, live?: Obj): void {

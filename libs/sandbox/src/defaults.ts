@@ -74,6 +74,7 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
       if (!spec) return;
       dflt(spec, 'type', 'ClusterIP');
       dflt(spec, 'sessionAffinity', 'None');
+      if (spec['type'] === 'ClusterIP' || spec['type'] === 'NodePort' || spec['type'] === 'LoadBalancer') dflt(spec, 'internalTrafficPolicy', 'Cluster');
       if (Array.isArray(spec['ports']))
         for (const p of spec['ports']) if (isObject(p)) {
           dflt(p, 'protocol', 'TCP');
