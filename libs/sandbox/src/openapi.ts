@@ -58,6 +58,18 @@ function atomSchema(a: TypeRef | TypeDef, need: Set<string>): Obj {
   }
 }
 
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/** A CRD's schema as the apiserver publishes it: with apiVersion, kind and the built-in ObjectMeta. */
+function customResourceSchema(schema: unknown, need: Set<string>): Obj {
+  const s: Obj = schema !== null && typeof schema === 'object' ? { ...(schema as Obj) } : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  need.add(OBJECT_META);
+  const props = typeof s['properties'] === 'object' && s['properties'] ? (s['properties'] as Obj) : {};
+  s['properties'] = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { allOf: [ref(OBJECT_META)] }, ...props };
+  s['type'] = 'object';
+  return s;
+}
+
 function gvkOf(t: ResourceType) {
   return [{ group: t.group, kind: t.kind, version: t.version }];
 }
@@ -77,8 +89,12 @@ function operations(t: ResourceType, schemaName: string): Obj {
     patch: {
       operationId: `patch${t.kind}`,
       requestBody: {
+        // kubectl computes strategic merge patches only where the operation accepts them (not for custom resources).
         content: Object.fromEntries(
-          ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].map((c) => [c, { schema: { type: 'object' } }]),
+          ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', ...(t.builtin ? ['application/strategic-merge-patch+json'] : [])].map((c) => [
+            c,
+            { schema: { type: 'object' } },
+          ]),
         ),
       },
       parameters: [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION, FORCE],
@@ -109,7 +125,7 @@ export function openApiV3Document(types: readonly ResourceType[], group: string,
   for (const t of here) {
     const typeName = t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;
     if (t.builtin) need.add(typeName);
-    else schemas[typeName] = { ...(typeof t.openAPIV3Schema === 'object' && t.openAPIV3Schema ? t.openAPIV3Schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) };
+    else schemas[typeName] = customResourceSchema(t.openAPIV3Schema, need);
     const base = `/${group ? `apis/${group}` : 'api'}/${version}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.plural}`;
     paths[base] = collectionOps(t, typeName);
     paths[`${base}/{name}`] = operations(t, typeName);
