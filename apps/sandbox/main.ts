@@ -8,6 +8,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     kubeconfig: { type: 'string', default: 'data/sandbox.kubeconfig' },
     'history-size': { type: 'string' },
+    http: { type: 'boolean', default: false },
   },
 });
 
@@ -21,6 +22,7 @@ const sandbox = await startSandbox({
   port,
   host: values.host,
   kubeconfigPath,
+  tls: !values.http,
   ...(values['history-size'] ? { historySize: Number(values['history-size']) } : {}),
 });
 console.log(`sandbox API server on ${sandbox.url}; try: kubectl --kubeconfig ${kubeconfigPath} get namespaces`);

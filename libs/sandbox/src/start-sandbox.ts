@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { Cluster, type ClusterOptions } from './cluster.js';
 import { HttpHandler } from './http-handler.js';
+import { selfSignedCertificate } from './tls.js';
 
 export interface SandboxOptions extends ClusterOptions {
   /** 0 picks a free port. */
@@ -14,11 +16,15 @@ export interface SandboxOptions extends ClusterOptions {
   readonly kubeconfigPath?: string;
   /** Interval of BOOKMARK events on watches that allow them (default 60 s, like the apiserver). */
   readonly bookmarkIntervalMs?: number;
+  /** Serve HTTPS with a generated self-signed certificate (the kubeconfig trusts it). */
+  readonly tls?: boolean;
 }
 
 export interface Sandbox {
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://127.0.0.1:PORT` (`https://` with `tls`). */
   readonly url: string;
+  /** The PEM certificate clients must trust, with `tls`. */
+  readonly caCertificate?: string;
   readonly port: number;
   readonly kubeconfigPath?: string;
   /** The in-memory cluster behind the server (store, verbs). */
@@ -30,13 +36,15 @@ export interface Sandbox {
 }
 
 /** The kubeconfig that points kubectl (or any client) at a sandbox. */
-export function sandboxKubeconfig(url: string, namespace = 'default'): string {
+export function sandboxKubeconfig(url: string, opts: { namespace?: string; caCertificate?: string } = {}): string {
+  const ca = opts.caCertificate ? { 'certificate-authority-data': Buffer.from(opts.caCertificate).toString('base64') } : {};
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'ssa-sandbox', cluster: { server: url } }],
-    users: [{ name: 'ssa-sandbox', user: {} }],
-    contexts: [{ name: 'ssa-sandbox', context: { cluster: 'ssa-sandbox', user: 'ssa-sandbox', namespace } }],
+    clusters: [{ name: 'ssa-sandbox', cluster: { server: url, ...ca } }],
+    // The sandbox does no authentication; a token keeps kubectl from prompting for a password over HTTPS.
+    users: [{ name: 'ssa-sandbox', user: { token: 'ssa-sandbox' } }],
+    contexts: [{ name: 'ssa-sandbox', context: { cluster: 'ssa-sandbox', user: 'ssa-sandbox', namespace: opts.namespace ?? 'default' } }],
     'current-context': 'ssa-sandbox',
     preferences: {},
   });
@@ -48,7 +56,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const host = opts.host ?? '127.0.0.1';
   let address = '';
   const handler = new HttpHandler(cluster, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, serverAddress: () => address });
-  const server: Server = createServer(handler.handle);
+  const tls = opts.tls ? await selfSignedCertificate(host) : undefined;
+  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler.handle) : createServer(handler.handle);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -56,13 +65,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
-  const url = `http://${address}`;
+  const url = `${tls ? 'https' : 'http'}://${address}`;
   if (opts.kubeconfigPath) {
     mkdirSync(dirname(opts.kubeconfigPath), { recursive: true });
-    writeFileSync(opts.kubeconfigPath, sandboxKubeconfig(url), { mode: 0o600 });
+    writeFileSync(opts.kubeconfigPath, sandboxKubeconfig(url, tls ? { caCertificate: tls.cert } : {}), { mode: 0o600 });
   }
   return {
     url,
+    ...(tls ? { caCertificate: tls.cert } : {}),
     port,
     ...(opts.kubeconfigPath ? { kubeconfigPath: opts.kubeconfigPath } : {}),
     cluster,

@@ -238,3 +238,16 @@ spec:
     expect(res.status).toBe(404);
   });
 });
+
+describeKubectl('the sandbox over HTTPS (generated certificate trusted by the kubeconfig)', () => {
+  it('serves kubectl with TLS verification on', async () => {
+    const k = await KubectlSandbox.start({ tls: true });
+    try {
+      expect(k.sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(await k.ok(['apply', '--server-side', '-f', '-'], { input: POD })).toBe('pod/web serverside-applied\n');
+      expect(await k.ok(['get', 'pods', '-o', 'name'])).toBe('pod/web\n');
+    } finally {
+      await k.close();
+    }
+  });
+});
