@@ -98,6 +98,16 @@ function parseResourcePath(segs: string[]): ResourcePath | undefined {
   return { group, version, ...(namespace !== undefined ? { namespace } : {}), plural: rest[0]!, ...(rest[1] !== undefined ? { name: rest[1] } : {}), ...(rest[2] !== undefined ? { subresource: rest[2] } : {}) };
 }
 
+/** Whether an Accept header allows plain JSON (the only encoding the sandbox writes; Tables are not served). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((x) => x.trim().toLowerCase());
+    if (params.some((p) => p.startsWith('as='))) return false;
+    return type === 'application/json' || type === '*/*' || type === 'application/*' || type === '';
+  });
+}
+
 function bool(v: string | null): boolean {
   return v === 'true' || v === '1';
 }
@@ -129,6 +139,8 @@ export class HttpHandler {
   };
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!acceptsJson(req.headers.accept))
+      throw new ApiError('NotAcceptable', `only the following media types are accepted: application/json`);
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const segs = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
     const method = req.method ?? 'GET';

@@ -262,3 +262,18 @@ describe('sandbox over HTTP', () => {
     });
   });
 });
+
+describe('content negotiation', () => {
+  it('answers 406 when the client accepts neither JSON nor anything', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const res = await fetch(`${sb.url}/api/v1/namespaces`, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+      expect(res.status).toBe(406);
+      expect(((await res.json()) as any).reason).toBe('NotAcceptable');
+      const table = await fetch(`${sb.url}/api/v1/namespaces`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
+      expect(table.status).toBe(200);
+    } finally {
+      await sb.close();
+    }
+  });
+});
