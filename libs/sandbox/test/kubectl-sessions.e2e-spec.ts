@@ -1,8 +1,6 @@
-import { KubectlSandbox, kubectlSupport, owners } from './kubectl.js';
+import { itWithKubectl, KubectlSandbox, owners } from './kubectl.js';
 
-const support = await kubectlSupport(27);
-const describeKubectl = support.ok ? describe : describe.skip;
-if (!support.ok) console.warn(`skipping kubectl e2e tests: ${support.reason}`);
+const any = itWithKubectl(18, 'server-side apply');
 
 const POD = `apiVersion: v1
 kind: Pod
@@ -26,7 +24,7 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLa
       containers: [{name: nginx, image: nginx:1.25}]
 `;
 
-describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
+describe('kubectl sessions against the sandbox (real kubectl)', () => {
   let k: KubectlSandbox;
   beforeEach(async () => {
     k = await KubectlSandbox.start();
@@ -35,7 +33,7 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     await k.close();
   });
 
-  it('1: apply --server-side, set image takes the image, re-apply conflicts, --force-conflicts wins', async () => {
+  itWithKubectl(21, '--show-managed-fields')('1: apply --server-side, set image takes the image, re-apply conflicts, --force-conflicts wins', async () => {
     expect(await k.ok(['apply', '--server-side', '-f', '-'], { input: POD })).toBe('pod/web serverside-applied\n');
     expect(await k.ok(['set', 'image', 'pod/web', 'nginx=nginx:1.26'])).toBe('pod/web image updated\n');
     let pod = await k.getJson('pod', 'web');
@@ -60,7 +58,7 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(plain).not.toContain('managedFields');
   });
 
-  it('2: two appliers on one ConfigMap: conflict on the shared key, force moves that key only', async () => {
+  any('2: two appliers on one ConfigMap: conflict on the shared key, force moves that key only', async () => {
     const a = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {shared: "1", a: "a"}\n';
     const b = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {shared: "2", b: "b"}\n';
     await k.ok(['apply', '--server-side', '--field-manager=alice', '-f', '-'], { input: a });
@@ -76,7 +74,7 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     });
   });
 
-  it('3: replicas taken through /scale: re-apply conflicts naming the subresource; apply without replicas keeps the value; kubectl scale', async () => {
+  itWithKubectl(24, '--subresource')('3: replicas taken through /scale: re-apply conflicts naming the subresource; apply without replicas keeps the value; kubectl scale', async () => {
     await k.ok(['apply', '--server-side', '-f', '-'], { input: deployment(2) });
     await k.ok(['patch', 'deployment', 'web', '--subresource=scale', '--type=merge', '--field-manager=hpa', '-p', '{"spec":{"replicas":5}}']);
     let d = await k.getJson('deployment', 'web');
@@ -100,7 +98,7 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(o['hpa/Update/scale']).toBeUndefined();
   });
 
-  it('4: client-side apply, then another applier with the same label value; when it drops the label, the label stays', async () => {
+  any('4: client-side apply, then another applier with the same label value; when it drops the label, the label stays', async () => {
     const cm = (labels: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  labels: {${labels}}\ndata: {a: "1"}\n`;
     expect(await k.ok(['apply', '-f', '-'], { input: cm('team: a, tier: web') })).toBe('configmap/cfg created\n');
     let obj = await k.getJson('cm', 'cfg');
@@ -127,7 +125,7 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(owners(obj)['kubectl-client-side-apply/Update']).toMatchObject({ 'f:metadata': { 'f:labels': { 'f:tier': {} } } });
   });
 
-  it('4b: client-side apply then apply --server-side migrates the kubectl-client-side-apply entry into kubectl', async () => {
+  itWithKubectl(26, "kubectl's client-side → server-side apply migration")('4b: client-side apply then apply --server-side migrates the kubectl-client-side-apply entry into kubectl', async () => {
     await k.ok(['apply', '-f', '-'], { input: deployment(2) });
     let d = await k.getJson('deployment', 'web');
     expect(Object.keys(owners(d))).toEqual(['kubectl-client-side-apply/Update']);
@@ -154,7 +152,7 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(d.metadata['annotations']['kubectl.kubernetes.io/last-applied-configuration']).toContain('"replicas":2');
   });
 
-  it('5: create deployment, edit, label, annotate, delete and get -w leave the managers a real apiserver leaves', async () => {
+  any('5: create deployment, edit, label, annotate, delete and get -w leave the managers a real apiserver leaves', async () => {
     expect(await k.ok(['create', 'deployment', 'web', '--image=nginx:1.25'])).toBe('deployment.apps/web created\n');
     let d = await k.getJson('deployment', 'web');
     const created = owners(d)['kubectl-create/Update'] as Record<string, any>;
@@ -187,13 +185,13 @@ describeKubectl('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(gone.stderr).toBe('Error from server (NotFound): deployments.apps "web" not found\n');
   });
 
-  it('explain deployment.spec.replicas reads the OpenAPI v3 generated from the engine schema', async () => {
+  itWithKubectl(27, 'explain from OpenAPI v3')('explain deployment.spec.replicas reads the OpenAPI v3 generated from the engine schema', async () => {
     const out = await k.ok(['explain', 'deployment.spec.replicas']);
     expect(out).toContain('GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n');
     expect(out).toContain('FIELD: replicas <integer>');
   });
 
-  it('a CRD with x-kubernetes-list-type: map lets two managers own different list items; deleting it stops serving', async () => {
+  any('a CRD with x-kubernetes-list-type: map lets two managers own different list items; deleting it stops serving', async () => {
     const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
@@ -239,8 +237,8 @@ spec:
   });
 });
 
-describeKubectl('the sandbox over HTTPS (generated certificate trusted by the kubeconfig)', () => {
-  it('serves kubectl with TLS verification on', async () => {
+describe('the sandbox over HTTPS (generated certificate trusted by the kubeconfig)', () => {
+  any('serves kubectl with TLS verification on', async () => {
     const k = await KubectlSandbox.start({ tls: true });
     try {
       expect(k.sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

@@ -28,12 +28,19 @@ function version(): Promise<number | undefined> {
   });
 }
 
-/** kubectl's minor version, or why the kubectl tests cannot run here. */
-export async function kubectlSupport(minMinor = 27): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const minor = await version();
-  if (minor === undefined) return { ok: false, reason: `no ${KUBECTL} on PATH` };
-  if (minor < minMinor) return { ok: false, reason: `kubectl 1.${minor} lacks --subresource and --show-managed-fields (needs 1.${minMinor}+)` };
-  return { ok: true };
+/** The kubectl on PATH (`KUBECTL` overrides): its minor version, undefined when there is none. */
+export const kubectlMinor: number | undefined = await version();
+
+/**
+ * `it` when the kubectl on PATH is at least 1.`minMinor`, else `it.skip` with the reason printed
+ * (Debian's kubernetes-client is 1.20: no `--subresource` (1.24), no hidden managedFields (1.21),
+ * no client-side→server-side apply migration (1.26), no OpenAPI v3 `explain` (1.27)).
+ */
+export function itWithKubectl(minMinor: number, why: string): jest.It {
+  if (kubectlMinor !== undefined && kubectlMinor >= minMinor) return it;
+  const have = kubectlMinor === undefined ? `no ${KUBECTL} on PATH` : `kubectl is 1.${kubectlMinor}`;
+  console.warn(`skipping a kubectl test: ${have}; it needs 1.${minMinor}+ for ${why}`);
+  return it.skip;
 }
 
 /** A sandbox, a kubeconfig for it and a private kubectl cache directory. */
@@ -78,7 +85,9 @@ export class KubectlSandbox {
 
   /** `kubectl get -o json` of one object. */
   async getJson(...args: string[]): Promise<KubeJson> {
-    return JSON.parse(await this.ok(['get', ...args, '-o', 'json', '--show-managed-fields'])) as KubeJson;
+    // kubectl 1.21+ hides managedFields unless asked; older ones always show them.
+    const show = kubectlMinor !== undefined && kubectlMinor >= 21 ? ['--show-managed-fields'] : [];
+    return JSON.parse(await this.ok(['get', ...args, '-o', 'json', ...show])) as KubeJson;
   }
 
   async close(): Promise<void> {
