@@ -6,6 +6,7 @@ import { Cluster, PATCH_CONTENT_TYPES, parseJson, type ObjectRef, type WriteOpti
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { ResourceVersionTooOldError, type StoreEvent } from './object-store.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode-protobuf.js';
+import { tableVersion, toTable } from './table.js';
 import { openApiV3Document, openApiV3Index } from './openapi.js';
 import type { ResourceType } from './resource-type.js';
 import { fieldSelector, labelSelector, selectableFields, type Selector } from './selectors.js';
@@ -103,7 +104,7 @@ function acceptsJson(accept: string | undefined): boolean {
   if (!accept) return true;
   return accept.split(',').some((range) => {
     const [type, ...params] = range.split(';').map((x) => x.trim().toLowerCase());
-    if (params.some((p) => p.startsWith('as='))) return false;
+    if (params.some((p) => p.startsWith('as=') && p !== 'as=table')) return false;
     return type === 'application/json' || type === '*/*' || type === 'application/*' || type === '';
   });
 }
@@ -193,9 +194,15 @@ export class HttpHandler {
     if (rp.name === undefined) {
       if (rt.namespaced && namespace === undefined && method !== 'GET') throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
       switch (method) {
-        case 'GET':
-          if (bool(q.get('watch'))) return this.watch(req, res, rt, namespace, q);
-          return send(res, 200, this.list(rt, namespace, q));
+        case 'GET': {
+          const table = tableVersion(req.headers.accept);
+          if (bool(q.get('watch'))) return this.watch(req, res, rt, namespace, q, table);
+          const { items, metadata } = this.list(rt, namespace, q);
+          if (table) return send(res, 200, toTable(rt, items, table, metadata));
+          // Typed lists of built-ins carry no kind/apiVersion on their items; unstructured lists do.
+          const out = rt.builtin ? items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) : items;
+          return send(res, 200, { kind: `${rt.kind}List`, apiVersion: rt.apiVersion, metadata, items: out });
+        }
         case 'POST':
           return send(res, 201, this.cluster.create(rt, namespace ?? '', this.decodeObject(req, await readBody(req)), write));
         case 'DELETE': {
@@ -212,9 +219,13 @@ export class HttpHandler {
     }
     const ref: ObjectRef = { resource: rt, namespace: namespace ?? '', name: rp.name };
     switch (method) {
-      case 'GET':
+      case 'GET': {
         if (sub === 'scale') return send(res, 200, this.cluster.getScale(ref));
-        return send(res, 200, this.cluster.get(ref));
+        const obj = this.cluster.get(ref);
+        const table = tableVersion(req.headers.accept);
+        if (table) return send(res, 200, toTable(rt, [obj], table, { resourceVersion: String((obj['metadata'] as Obj)['resourceVersion']) }));
+        return send(res, 200, obj);
+      }
       case 'PUT': {
         const body = this.decodeObject(req, await readBody(req));
         if (sub === 'scale') return send(res, 200, this.cluster.updateScale(ref, body, write));
@@ -303,7 +314,8 @@ export class HttpHandler {
     };
   }
 
-  private list(rt: ResourceType, namespace: string | undefined, q: URLSearchParams): Obj {
+  /** The objects a list request selects (one page of them) and the list's metadata. */
+  private list(rt: ResourceType, namespace: string | undefined, q: URLSearchParams): { items: KubeObject[]; metadata: Obj } {
     const rv = q.get('resourceVersion');
     const current = this.cluster.store.resourceVersion;
     if (rv && rv !== '0') {
@@ -334,12 +346,10 @@ export class HttpHandler {
       metadata['continue'] = Buffer.from(JSON.stringify({ rv: resourceVersion, start: objectKey(items[items.length - 1]!) })).toString('base64');
       metadata['remainingItemCount'] = remaining;
     }
-    // Typed lists of built-ins carry no kind/apiVersion on their items; unstructured lists do.
-    const out = rt.builtin ? items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) : items;
-    return { kind: `${rt.kind}List`, apiVersion: rt.apiVersion, metadata, items: out };
+    return { items, metadata };
   }
 
-  private watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, namespace: string | undefined, q: URLSearchParams): void {
+  private watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, namespace: string | undefined, q: URLSearchParams, table?: string): void {
     const match = this.selector(rt, q);
     const rvParam = q.get('resourceVersion') ?? '';
     const sendInitial = q.get('sendInitialEvents') === 'true';
@@ -348,7 +358,8 @@ export class HttpHandler {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     const write = (type: string, object: unknown) => {
-      if (!res.writableEnded) res.write(JSON.stringify({ type, object }) + '\n');
+      const o = table && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') ? toTable(rt, [object as KubeObject], table, {}) : object;
+      if (!res.writableEnded) res.write(JSON.stringify({ type, object: o }) + '\n');
     };
     const bookmark = (extra?: Obj) =>
       write('BOOKMARK', { kind: rt.kind, apiVersion: rt.apiVersion, metadata: { resourceVersion: String(this.cluster.store.resourceVersion), ...(extra ?? {}) } });

@@ -277,3 +277,22 @@ describe('content negotiation', () => {
     }
   });
 });
+
+describe('tables', () => {
+  it('answers kubectl get with a meta.k8s.io Table when asked', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+      const res = await fetch(`${sb.url}/api/v1/namespaces`, { headers: { Accept: accept } });
+      const t = (await res.json()) as any;
+      expect(t.kind).toBe('Table');
+      expect(t.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Status', 'Age']);
+      expect(t.rows[0].cells.slice(0, 2)).toEqual(['default', 'Active']);
+      expect(t.rows[0].object.kind).toBe('PartialObjectMetadata');
+      const plain = (await (await fetch(`${sb.url}/api/v1/namespaces`)).json()) as any;
+      expect(plain.kind).toBe('NamespaceList');
+    } finally {
+      await sb.close();
+    }
+  });
+});
