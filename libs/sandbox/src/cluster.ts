@@ -22,7 +22,7 @@ import { applyMergePatch } from './patch/json-merge-patch.js';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch.js';
 import { applyDefaults } from './defaults.js';
 import { prepareForCreate, prepareForUpdate } from './strategy.js';
-import { crdResourceTypes, type CrdSchemaConverter, defaultCrdSchemaConverter } from './crd.js';
+import { crdResourceTypes, type CrdSchemaConverter, defaultCrdSchemaConverter, pruneUnknownFields } from './crd.js';
 import { validateObjectMeta } from './validation.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -77,13 +77,12 @@ export function managerName(fieldManager: string | undefined, userAgent: string 
   return Buffer.from(ua).subarray(0, 128).toString() || 'unknown';
 }
 
-function checkFieldManager(kind: string, fm: string | undefined, isApply: boolean, force: boolean | undefined): void {
+function checkFieldManager(fm: string | undefined, isApply: boolean, force: boolean | undefined): void {
   const what = isApply ? 'PatchOptions.meta.k8s.io' : 'meta.k8s.io';
   if (isApply && !fm) throw invalid(what, '', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
   if (fm && (fm.length > 128 || !PRINTABLE.test(fm)))
     throw invalid(what, '', '', [{ reason: 'FieldValueInvalid', message: `Invalid value: "${fm}": must be ≤128 printable characters`, field: 'fieldManager' }]);
   if (force && !isApply) throw invalid(what, '', '', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
-  void kind;
 }
 
 const SCALE_RESOURCE_TYPE = 'io.k8s.api.autoscaling.v1.Scale';
@@ -159,7 +158,9 @@ export class Cluster {
 
   private normalize(rt: ResourceType, obj: Obj): KubeObject {
     try {
-      return normalizerFor({ apiVersion: rt.apiVersion, kind: rt.kind }, rt.builtin).normalize(obj as KubeObject);
+      // Custom resources are pruned to their schema (structural pruning); built-ins by their Go types.
+      const o = rt.builtin ? obj : (pruneUnknownFields(obj, rt.type) as Obj);
+      return normalizerFor({ apiVersion: rt.apiVersion, kind: rt.kind }, rt.builtin).normalize(o as KubeObject);
     } catch (e) {
       if (e instanceof SsaEngineError) throw badRequest(e.message);
       throw e;
@@ -180,10 +181,10 @@ export class Cluster {
 
   /** The `autoscaling/v1` Scale view of an object. */
   getScale(ref: ObjectRef): KubeObject {
-    return this.scaleOf(ref.resource, this.get(ref));
+    return this.scaleOf(this.get(ref));
   }
 
-  private scaleOf(rt: ResourceType, obj: Obj): KubeObject {
+  private scaleOf(obj: Obj): KubeObject {
     const md = metaOf(obj);
     const spec = isObject(obj['spec']) ? obj['spec'] : {};
     const status = isObject(obj['status']) ? obj['status'] : {};
@@ -206,14 +207,13 @@ export class Cluster {
           : {}),
       },
     };
-    void rt;
   }
 
   // ---------------------------------------------------------------- writes
 
   /** POST: creates an object (Update by the request's manager). */
   create(rt: ResourceType, namespace: string, body: unknown, opts: WriteOptions): KubeObject {
-    checkFieldManager(rt.kind, opts.fieldManager, false, opts.force);
+    checkFieldManager(opts.fieldManager, false, opts.force);
     const obj = this.decodeBody(rt, body, opts);
     const md = { ...metaOf(obj) };
     if (rt.namespaced) {
@@ -259,7 +259,7 @@ export class Cluster {
 
   /** PUT of the main resource or the `status` subresource. */
   update(ref: ObjectRef, subresource: '' | 'status', body: unknown, opts: WriteOptions): KubeObject {
-    checkFieldManager(ref.resource.kind, opts.fieldManager, false, opts.force);
+    checkFieldManager(opts.fieldManager, false, opts.force);
     const rt = ref.resource;
     const live = this.get(ref);
     const next = this.decodeBody(rt, body, opts);
@@ -272,7 +272,7 @@ export class Cluster {
   /** PATCH in any of the four patch types, on the main resource, `status` or `scale`. */
   patch(ref: ObjectRef, subresource: '' | 'status' | 'scale', type: PatchType, body: string, opts: WriteOptions): KubeObject {
     const rt = ref.resource;
-    checkFieldManager(rt.kind, opts.fieldManager, type === 'apply', opts.force);
+    checkFieldManager(opts.fieldManager, type === 'apply', opts.force);
     if (type === 'apply') return this.apply(ref, subresource, body, opts);
     if (type === 'strategic' && !rt.builtin)
       throw new ApiError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
@@ -311,7 +311,7 @@ export class Cluster {
   private patchScale(ref: ObjectRef, live: Obj, type: Exclude<PatchType, 'apply'>, patch: unknown, opts: WriteOptions): KubeObject {
     const rt = ref.resource;
     if (!rt.scale) throw notFound(this.target(rt, ref.name));
-    const scale = this.scaleOf(rt, live);
+    const scale = this.scaleOf(live);
     const scaleType = { ...rt, type: SCALE_TYPE() } as ResourceType;
     const patched = this.applyPatch(scaleType, scale, type, patch);
     return this.writeScale(ref, live, patched, opts);
@@ -319,7 +319,7 @@ export class Cluster {
 
   /** PUT of `/scale`. */
   updateScale(ref: ObjectRef, body: unknown, opts: WriteOptions): KubeObject {
-    checkFieldManager(ref.resource.kind, opts.fieldManager, false, opts.force);
+    checkFieldManager(opts.fieldManager, false, opts.force);
     if (!ref.resource.scale) throw notFound(this.target(ref.resource, ref.name));
     if (!isObject(body)) throw badRequest('the body of the request was not a JSON object');
     return this.writeScale(ref, this.get(ref), body, opts);
@@ -343,7 +343,7 @@ export class Cluster {
     );
     out = restoreUnchangedTimestamps(live as KubeObject, out);
     const stored = this.commitUpdate(rt, live, out, opts);
-    return this.scaleOf(rt, stored);
+    return this.scaleOf(stored);
   }
 
   private apply(ref: ObjectRef, subresource: string, body: string, opts: WriteOptions): KubeObject {
@@ -437,7 +437,7 @@ export class Cluster {
   private carrySystemMeta(rt: ResourceType, live: KubeObject, next: KubeObject): KubeObject {
     const lmd = metaOf(live);
     const md: Obj = { ...metaOf(next) };
-    for (const k of ['uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'resourceVersion']) {
+    for (const k of ['uid', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'resourceVersion']) {
       if (lmd[k] === undefined) delete md[k];
       else md[k] = lmd[k];
     }
@@ -453,6 +453,9 @@ export class Cluster {
     if (opts.dryRun) return out;
     const stored = this.store.put(resourceKey(rt), out);
     this.afterWrite(rt, live, stored);
+    const md = metaOf(stored);
+    // A deleted object whose last finalizer was just removed goes away now.
+    if (md['deletionTimestamp'] && !(Array.isArray(md['finalizers']) && md['finalizers'].length)) this.deleteObject(rt, stored, 'Background');
     return stored;
   }
 
@@ -526,11 +529,26 @@ export class Cluster {
 
   /** DELETE: removes the object, then collects its dependents (ownerReferences) and, for a namespace, its contents. */
   delete(ref: ObjectRef, opts: DeleteOptions): KubeObject {
-    const rt = ref.resource;
     const live = this.get(ref);
     if (opts.dryRun) return live;
-    const gone = this.store.delete(resourceKey(rt), ref.namespace, ref.name)!;
-    this.afterDelete(rt, gone, opts.propagationPolicy ?? 'Background');
+    return this.deleteObject(ref.resource, live, opts.propagationPolicy ?? 'Background');
+  }
+
+  /**
+   * Deletes now, or — while finalizers remain — marks the object with a deletionTimestamp; it goes
+   * away when an update removes its last finalizer.
+   */
+  private deleteObject(rt: ResourceType, live: Obj, policy: DeleteOptions['propagationPolicy']): KubeObject {
+    const md = metaOf(live);
+    const finalizers = Array.isArray(md['finalizers']) ? md['finalizers'] : [];
+    if (finalizers.length > 0) {
+      if (md['deletionTimestamp']) return live as KubeObject;
+      const marked = this.normalize(rt, { ...live, metadata: { ...md, deletionTimestamp: this.now(), deletionGracePeriodSeconds: 0 } });
+      return this.store.put(resourceKey(rt), marked);
+    }
+    const gone = this.store.delete(resourceKey(rt), String(md['namespace'] ?? ''), String(md['name']));
+    if (!gone) return live as KubeObject;
+    this.afterDelete(rt, gone, policy);
     return gone;
   }
 
@@ -544,9 +562,7 @@ export class Cluster {
   }
 
   private deleteQuietly(rt: ResourceType, o: Obj): void {
-    const md = metaOf(o);
-    const gone = this.store.delete(resourceKey(rt), String(md['namespace'] ?? ''), String(md['name']));
-    if (gone) this.afterDelete(rt, gone, 'Background');
+    this.deleteObject(rt, o, 'Background');
   }
 
   /** The garbage collector: dependents whose owners are all gone are deleted; with Orphan they lose the reference. */

@@ -129,3 +129,24 @@ export function crdResourceTypes(crd: Obj, convert: CrdSchemaConverter): Resourc
     };
   });
 }
+
+/**
+ * Structural pruning of a custom resource: keys a map type does not declare (and that no element
+ * type admits) are dropped, as the apiserver drops unknown fields of custom resources.
+ */
+export function pruneUnknownFields(value: unknown, type: ResolvedType): unknown {
+  if (Array.isArray(value)) {
+    const el = type.list?.elementType;
+    return el ? value.map((v) => pruneUnknownFields(v, el)) : value;
+  }
+  if (!isObject(value)) return value;
+  const m = type.map;
+  if (!m) return value;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value)) {
+    const t = m.fields.get(k)?.type ?? m.elementType;
+    if (!t) continue;
+    Object.defineProperty(out, k, { value: pruneUnknownFields(v, t), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

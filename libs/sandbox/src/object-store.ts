@@ -106,11 +106,6 @@ export class ObjectStore {
     return structuredClone(gone);
   }
 
-  /** Forgets every stored object of a resource without events (a CRD's resources going away). */
-  drop(resource: string): void {
-    this.objects.delete(resource);
-  }
-
   /** Forgets all history: every resourceVersion before now answers 410 Gone to a watch. */
   compact(): void {
     this.compactedThrough = this.revision;

@@ -253,6 +253,17 @@ describe('sandbox over HTTP', () => {
       expect(kept.metadata.ownerReferences).toBeUndefined();
     });
 
+    it('finalizers hold a deleted object (deletionTimestamp set) until the last one is removed', async () => {
+      await post({ ...cm('f'), metadata: { name: 'f', finalizers: ['example.com/hold'] } });
+      const del = await fetch(`${base()}/f`, { method: 'DELETE' });
+      expect(del.status).toBe(200);
+      const held = (await (await fetch(`${base()}/f`)).json()) as any;
+      expect(held.metadata.deletionTimestamp).toMatch(/Z$/);
+      expect(held.metadata.deletionGracePeriodSeconds).toBe(0);
+      await patch('f', 'application/merge-patch+json', '{"metadata":{"finalizers":null}}');
+      expect((await fetch(`${base()}/f`)).status).toBe(404);
+    });
+
     it('deleting a namespace deletes what is in it', async () => {
       await fetch(`${sb.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tmp' } }) });
       await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm('x')) });
@@ -272,6 +283,45 @@ describe('content negotiation', () => {
       expect(((await res.json()) as any).reason).toBe('NotAcceptable');
       const table = await fetch(`${sb.url}/api/v1/namespaces`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
       expect(table.status).toBe(200);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('custom resources', () => {
+  it('are pruned to their schema (unknown fields dropped; rejected with fieldValidation=Strict)', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'things.example.com' },
+        spec: {
+          group: 'example.com',
+          scope: 'Namespaced',
+          names: { plural: 'things', kind: 'Thing' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+        },
+      };
+      const created = await fetch(`${sb.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(crd) });
+      expect(created.status).toBe(201);
+      const stored = (await created.json()) as any;
+      expect(stored.metadata.name).toBe('things.example.com');
+      const crdNow = (await (await fetch(`${sb.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com`)).json()) as any;
+      expect(crdNow.status.conditions.map((c: any) => `${c.type}=${c.status}`)).toEqual(['NamesAccepted=True', 'Established=True']);
+      const url = `${sb.url}/apis/example.com/v1/namespaces/default/things`;
+      const thing = { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't' }, spec: { size: 1, extra: true }, top: 1 };
+      const strict = await fetch(`${url}?fieldValidation=Strict`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(thing) });
+      expect(strict.status).toBe(400);
+      expect(((await strict.json()) as any).message).toBe('strict decoding error: unknown field "spec.extra", unknown field "top"');
+      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(thing) });
+      expect(res.status).toBe(201);
+      const t = (await res.json()) as any;
+      expect(t.spec).toEqual({ size: 1 });
+      expect(t.top).toBeUndefined();
+      const smp = await fetch(`${url}/t`, { method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' }, body: '{}' });
+      expect(smp.status).toBe(415);
     } finally {
       await sb.close();
     }
