@@ -247,9 +247,14 @@ export class Cluster {
     this.validateObject(rt, out);
     if (rt.kind === 'CustomResourceDefinition') this.checkCrd(out);
     if (opts.dryRun) return out;
-    const stored = this.store.put(resourceKey(rt), out);
+    const stored = this.put(rt, out);
     this.afterWrite(rt, undefined, stored);
     return stored;
+  }
+
+  /** Stores an object with its new resourceVersion in the place the kind's encoding puts it. */
+  private put(rt: ResourceType, obj: KubeObject): KubeObject {
+    return this.store.put(resourceKey(rt), obj, (o, resourceVersion) => this.normalize(rt, { ...o, metadata: { ...metaOf(o), resourceVersion } }));
   }
 
   private allocateClusterIp(): string {
@@ -451,7 +456,7 @@ export class Cluster {
     if (JSON.stringify(out) === JSON.stringify(live)) return live as KubeObject;
     if (rt.kind === 'CustomResourceDefinition') this.checkCrd(out, live);
     if (opts.dryRun) return out;
-    const stored = this.store.put(resourceKey(rt), out);
+    const stored = this.put(rt, out);
     this.afterWrite(rt, live, stored);
     const md = metaOf(stored);
     // A deleted object whose last finalizer was just removed goes away now.
@@ -544,7 +549,7 @@ export class Cluster {
     if (finalizers.length > 0) {
       if (md['deletionTimestamp']) return live as KubeObject;
       const marked = this.normalize(rt, { ...live, metadata: { ...md, deletionTimestamp: this.now(), deletionGracePeriodSeconds: 0 } });
-      return this.store.put(resourceKey(rt), marked);
+      return this.put(rt, marked);
     }
     const gone = this.store.delete(resourceKey(rt), String(md['namespace'] ?? ''), String(md['name']));
     if (!gone) return live as KubeObject;

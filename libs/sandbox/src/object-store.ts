@@ -39,6 +39,10 @@ function meta(o: KubeObject): Record<string, unknown> {
   return (o['metadata'] ?? {}) as Record<string, unknown>;
 }
 
+function setResourceVersion(o: KubeObject, resourceVersion: string): KubeObject {
+  return { ...o, metadata: { ...meta(o), resourceVersion } };
+}
+
 const objectKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
 /**
@@ -79,8 +83,11 @@ export class ObjectStore {
     return out.map(([, o]) => structuredClone(o));
   }
 
-  /** Stores `object` (new or replacing), stamping the next resourceVersion; returns the stored copy. */
-  put(resource: string, object: KubeObject): KubeObject {
+  /**
+   * Stores `object` (new or replacing), stamping the next resourceVersion with `stamp` (by default
+   * `metadata.resourceVersion` is set where it stands, or last); returns the stored copy.
+   */
+  put(resource: string, object: KubeObject, stamp: (o: KubeObject, resourceVersion: string) => KubeObject = setResourceVersion): KubeObject {
     const md = meta(object);
     const namespace = String(md['namespace'] ?? '');
     const key = objectKey(namespace, String(md['name']));
@@ -88,7 +95,7 @@ export class ObjectStore {
     if (!byName) this.objects.set(resource, (byName = new Map()));
     const previous = byName.get(key);
     const rv = ++this.revision;
-    const stored = structuredClone({ ...object, metadata: { ...md, resourceVersion: String(rv) } });
+    const stored = structuredClone(stamp(object, String(rv)));
     byName.set(key, stored);
     this.record({ resourceVersion: rv, type: previous ? 'MODIFIED' : 'ADDED', resource, namespace, object: stored, ...(previous ? { previous } : {}) });
     return structuredClone(stored);
@@ -101,7 +108,7 @@ export class ObjectStore {
     if (!byName || !previous) return undefined;
     byName.delete(objectKey(namespace, name));
     const rv = ++this.revision;
-    const gone = { ...previous, metadata: { ...meta(previous), resourceVersion: String(rv) } };
+    const gone = setResourceVersion(previous, String(rv));
     this.record({ resourceVersion: rv, type: 'DELETED', resource, namespace, object: gone, previous });
     return structuredClone(gone);
   }

@@ -1,0 +1,89 @@
+import { ApiError } from './api-error.js';
+import { Cluster, managerName } from './cluster.js';
+
+const clock = () => new Date('2026-01-01T10:00:00.123Z');
+
+describe('managerName (05 §1)', () => {
+  it.each([
+    ['kubectl-edit', 'kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07', 'kubectl-edit'],
+    [undefined, 'kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07', 'kubectl'],
+    [undefined, 'kube-controller-manager/v1.32.0 (linux/amd64)/leader-election', 'kube-controller-manager'],
+    [undefined, 'bad\u0001agent/1', 'badagent'],
+    [undefined, undefined, 'unknown'],
+    ['', '', 'unknown'],
+  ])('fieldManager %p, User-Agent %p → %p', (fm, ua, want) => {
+    expect(managerName(fm, ua)).toBe(want);
+  });
+
+  it('truncates User-Agent names to 128 bytes', () => {
+    expect(managerName(undefined, 'x'.repeat(300))).toHaveLength(128);
+  });
+});
+
+describe('Cluster', () => {
+  const c = () => new Cluster({ now: clock });
+  const cms = (cl: Cluster) => cl.resourceFor('', 'v1', 'configmaps')!;
+  const deps = (cl: Cluster) => cl.resourceFor('apps', 'v1', 'deployments')!;
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } } };
+
+  it('starts with the default namespaces, owned by kube-apiserver', () => {
+    const cl = c();
+    const ns = cl.list(cl.resourceFor('', 'v1', 'namespaces')!, undefined).items;
+    expect(ns.map((n) => (n['metadata'] as any).name)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    expect((ns[0]!['metadata'] as any).managedFields[0]).toMatchObject({ manager: 'kube-apiserver', operation: 'Update', time: '2026-01-01T10:00:00Z' });
+  });
+
+  it('a create owns what defaulting added; generation starts at 1 and moves with the spec only', () => {
+    const cl = c();
+    const d = cl.create(deps(cl), 'default', deployment, { fieldManager: 'me' }) as any;
+    expect(d.spec.replicas).toBe(1);
+    expect(d.metadata.generation).toBe(1);
+    expect(d.metadata.managedFields[0].fieldsV1['f:spec']['f:replicas']).toEqual({});
+    const ref = { resource: deps(cl), namespace: 'default', name: 'web' };
+    const labelled = cl.patch(ref, '', 'merge', '{"metadata":{"labels":{"x":"y"}}}', { fieldManager: 'labeler' }) as any;
+    expect(labelled.metadata.generation).toBe(1);
+    const scaled = cl.patch(ref, '', 'merge', '{"spec":{"replicas":3}}', { fieldManager: 'me' }) as any;
+    expect(scaled.metadata.generation).toBe(2);
+  });
+
+  it('a write that changes nothing keeps the resourceVersion', () => {
+    const cl = c();
+    const created = cl.create(cms(cl), 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } }, { fieldManager: 'me' }) as any;
+    const ref = { resource: cms(cl), namespace: 'default', name: 'a' };
+    const same = cl.patch(ref, '', 'merge', '{"data":{"k":"v"}}', { fieldManager: 'other' }) as any;
+    expect(same.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const applied = cl.patch(ref, '', 'apply', 'apiVersion: v1\nkind: ConfigMap\ndata: {k: v}\n', { fieldManager: 'me-too' }) as any;
+    expect(applied.metadata.managedFields.map((e: any) => e.manager)).toEqual(['me-too', 'me']);
+  });
+
+  it('main-resource writes cannot change the status; /status writes cannot change the spec', () => {
+    const cl = c();
+    cl.create(deps(cl), 'default', deployment, { fieldManager: 'me' });
+    const ref = { resource: deps(cl), namespace: 'default', name: 'web' };
+    const a = cl.patch(ref, '', 'merge', '{"status":{"replicas":4}}', { fieldManager: 'me' }) as any;
+    expect(a.status).toEqual({});
+    const b = cl.patch(ref, 'status', 'merge', '{"spec":{"replicas":9},"status":{"replicas":4}}', { fieldManager: 'ctrl' }) as any;
+    expect(b.spec.replicas).toBe(1);
+    expect(b.status.replicas).toBe(4);
+  });
+
+  it('rejects bad requests with the apiserver statuses and leaves the store as it was', () => {
+    const cl = c();
+    const rv = cl.store.resourceVersion;
+    const code = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as ApiError).code;
+      }
+      return 0;
+    };
+    expect(code(() => cl.create(cms(cl), 'nope', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }, {}))).toBe(404);
+    expect(code(() => cl.create(cms(cl), 'default', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'a' } }, {}))).toBe(400);
+    expect(code(() => cl.create(cms(cl), 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, {}))).toBe(422);
+    expect(code(() => cl.create(cms(cl), 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 1 } }, {}))).toBe(400);
+    expect(code(() => cl.create(cms(cl), 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }, { fieldManager: 'x'.repeat(129) }))).toBe(422);
+    expect(code(() => cl.create(cms(cl), 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }, { force: true }))).toBe(422);
+    expect(cl.store.resourceVersion).toBe(rv);
+  });
+});
