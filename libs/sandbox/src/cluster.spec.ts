@@ -87,3 +87,17 @@ describe('Cluster', () => {
     expect(cl.store.resourceVersion).toBe(rv);
   });
 });
+
+describe('defaulting after apply sees the Go zero values of the engine encoding', () => {
+  it('defaults a Service port targetPort and a StatefulSet updateStrategy', () => {
+    const cl = new Cluster({ now: clock });
+    const svc = cl.resourceFor('', 'v1', 'services')!;
+    const s = cl.patch({ resource: svc, namespace: 'default', name: 's' }, '', 'apply', 'apiVersion: v1\nkind: Service\nspec: {ports: [{port: 443}]}\n', { fieldManager: 'a' }) as any;
+    expect(s.spec.ports).toEqual([{ port: 443, protocol: 'TCP', targetPort: 443 }]);
+    const sts = cl.resourceFor('apps', 'v1', 'statefulsets')!;
+    const body = 'apiVersion: apps/v1\nkind: StatefulSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}\n';
+    const o = cl.patch({ resource: sts, namespace: 'default', name: 's' }, '', 'apply', body, { fieldManager: 'a' }) as any;
+    expect(o.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { partition: 0 } });
+    expect(JSON.stringify(o.metadata.managedFields)).not.toContain('updateStrategy');
+  });
+});

@@ -12,6 +12,18 @@ function obj(o: Obj, key: string): Obj | undefined {
   return isObject(o[key]) ? (o[key] as Obj) : undefined;
 }
 
+/** A `RollingUpdate` strategy by default, with its rolling-update parameters (an empty struct counts as unset). */
+function rollingStrategy(spec: Obj, key: string, rolling: Obj): void {
+  dflt(spec, key, {});
+  const s = obj(spec, key);
+  if (!s) return;
+  dflt(s, 'type', 'RollingUpdate');
+  if (s['type'] !== 'RollingUpdate') return;
+  dflt(s, 'rollingUpdate', {});
+  const ru = obj(s, 'rollingUpdate');
+  if (ru) for (const [k, v] of Object.entries(rolling)) dflt(ru, k, v);
+}
+
 function imagePullPolicy(image: unknown): string {
   if (typeof image !== 'string') return 'IfNotPresent';
   if (image.includes('@')) return 'IfNotPresent';
@@ -78,6 +90,8 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
       if (Array.isArray(spec['ports']))
         for (const p of spec['ports']) if (isObject(p)) {
           dflt(p, 'protocol', 'TCP');
+          // intstr's zero value (0) is what the Go types hold for an absent targetPort.
+          if (p['targetPort'] === 0) delete p['targetPort'];
           dflt(p, 'targetPort', p['port']);
         }
       return;
@@ -86,19 +100,7 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
       dflt(spec, 'replicas', 1);
       dflt(spec, 'revisionHistoryLimit', 10);
       dflt(spec, 'progressDeadlineSeconds', 600);
-      dflt(spec, 'strategy', {});
-      {
-        const s = obj(spec, 'strategy')!;
-        dflt(s, 'type', 'RollingUpdate');
-        if (s['type'] === 'RollingUpdate') {
-          dflt(s, 'rollingUpdate', {});
-          const ru = obj(s, 'rollingUpdate');
-          if (ru) {
-            dflt(ru, 'maxUnavailable', '25%');
-            dflt(ru, 'maxSurge', '25%');
-          }
-        }
-      }
+      rollingStrategy(spec, 'strategy', { maxUnavailable: '25%', maxSurge: '25%' });
       defaultTemplate(spec);
       return;
     case 'apps/v1/ReplicaSet':
@@ -110,13 +112,13 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
       dflt(spec, 'replicas', 1);
       dflt(spec, 'podManagementPolicy', 'OrderedReady');
       dflt(spec, 'revisionHistoryLimit', 10);
-      dflt(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { partition: 0 } });
+      rollingStrategy(spec, 'updateStrategy', { partition: 0 });
       defaultTemplate(spec);
       return;
     case 'apps/v1/DaemonSet':
       if (!spec) return;
       dflt(spec, 'revisionHistoryLimit', 10);
-      dflt(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+      rollingStrategy(spec, 'updateStrategy', { maxUnavailable: 1, maxSurge: 0 });
       defaultTemplate(spec);
       return;
     case 'batch/v1/Job':
