@@ -41,8 +41,10 @@ export interface WriteOptions {
   readonly userAgent?: string;
   readonly force?: boolean;
   readonly dryRun?: boolean;
-  /** `Strict` rejects unknown fields; `Warn`/`Ignore` drop them. */
+  /** `Strict` rejects unknown fields; `Warn` (the default) and `Ignore` drop them. */
   readonly fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Receives the warnings of the write (sent as `Warning` headers). */
+  readonly warn?: (message: string) => void;
 }
 
 export interface DeleteOptions {
@@ -214,7 +216,8 @@ export class Cluster {
   /** POST: creates an object (Update by the request's manager). */
   create(rt: ResourceType, namespace: string, body: unknown, opts: WriteOptions): KubeObject {
     checkFieldManager(opts.fieldManager, false, opts.force);
-    const obj = this.decodeBody(rt, body, opts);
+    const obj = this.decodeBody(rt, body);
+    this.checkUnknownFields(rt, obj, opts);
     const md = { ...metaOf(obj) };
     if (rt.namespaced) {
       if (md['namespace'] !== undefined && md['namespace'] !== '' && md['namespace'] !== namespace)
@@ -267,7 +270,7 @@ export class Cluster {
     checkFieldManager(opts.fieldManager, false, opts.force);
     const rt = ref.resource;
     const live = this.get(ref);
-    const next = this.decodeBody(rt, body, opts);
+    const next = this.decodeBody(rt, body);
     const md = metaOf(next);
     if (md['name'] !== undefined && md['name'] !== ref.name)
       throw badRequest(`the name of the object (${String(md['name'])}) does not match the name on the URL (${ref.name})`);
@@ -487,7 +490,7 @@ export class Cluster {
     }
   }
 
-  private decodeBody(rt: ResourceType, body: unknown, opts: WriteOptions): Obj {
+  private decodeBody(rt: ResourceType, body: unknown): Obj {
     if (!isObject(body)) throw badRequest('the body of the request was not a JSON object');
     const obj = structuredClone(body);
     if (obj['apiVersion'] !== rt.apiVersion || obj['kind'] !== rt.kind) {
@@ -496,7 +499,6 @@ export class Cluster {
       throw badRequest(`the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${rt.apiVersion})`);
     }
     if (obj['metadata'] !== undefined && !isObject(obj['metadata'])) throw badRequest('metadata: must be an object');
-    this.checkUnknownFields(rt, obj, opts);
     return obj;
   }
 
@@ -507,8 +509,13 @@ export class Cluster {
     const unknown = v.issues.filter((i) => i.code === 'field-not-declared');
     const other = v.issues.filter((i) => i.code !== 'field-not-declared');
     if (other.length) throw badRequest(`${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ${other.map((i) => `${i.path}: ${i.message}`).join(', ')}`);
-    if (unknown.length && opts.fieldValidation === 'Strict')
-      throw badRequest(`strict decoding error: ${unknown.map((i) => `unknown field "${i.path.replace(/^\./, '')}"`).join(', ')}`);
+    if (!unknown.length || opts.fieldValidation === 'Ignore') return;
+    const fields = unknown.map((i) => `unknown field "${i.path.replace(/^\./, '')}"`);
+    if (opts.fieldValidation === 'Strict') {
+      const prefix = rt.builtin ? `${rt.kind} in version "${rt.version}" cannot be handled as a ${rt.kind}: ` : '';
+      throw badRequest(`${prefix}strict decoding error: ${fields.join(', ')}`);
+    }
+    for (const f of fields) opts.warn?.(f);
   }
 
   private validateMeta(rt: ResourceType, obj: Obj, name: string): void {

@@ -184,7 +184,13 @@ export class HttpHandler {
     const sub = rp.subresource ?? '';
     if (sub !== '' && sub !== 'status' && sub !== 'scale') throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
     if ((sub === 'status' && !rt.status) || (sub === 'scale' && !rt.scale)) throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
+    const warnings: string[] = [];
     const write: WriteOptions = {
+      // RFC 7234 warn-code 299, the way the apiserver sends admission and field-validation warnings.
+      warn: (message) => {
+        warnings.push(`299 - ${JSON.stringify(message)}`);
+        res.setHeader('Warning', warnings);
+      },
       ...(q.get('fieldManager') ? { fieldManager: q.get('fieldManager')! } : {}),
       ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
       ...(q.has('force') ? { force: bool(q.get('force')) } : {}),

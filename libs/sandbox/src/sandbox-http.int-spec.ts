@@ -211,6 +211,17 @@ describe('sandbox over HTTP', () => {
       expect(obj.metadata.managedFields.map((e: any) => e.manager)).toEqual(['two']);
     });
 
+    it('unknown fields: 400 with fieldValidation=Strict, a Warning header otherwise', async () => {
+      const body = { ...cm('u'), bogus: 1 };
+      const strict = await post(body, '?fieldValidation=Strict');
+      expect(strict.status).toBe(400);
+      expect(((await strict.json()) as any).message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"');
+      const warn = await post(body);
+      expect(warn.status).toBe(201);
+      expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"bogus\\""');
+      expect(((await warn.json()) as any).bogus).toBeUndefined();
+    });
+
     it('optimistic concurrency: a stale resourceVersion on PUT is a 409 Conflict', async () => {
       const created = (await (await post(cm('a'))).json()) as any;
       await patch('a', 'application/merge-patch+json', '{"data":{"x":"1"}}');
