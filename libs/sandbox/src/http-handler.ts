@@ -7,7 +7,7 @@ import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './disco
 import { ResourceVersionTooOldError, type StoreEvent } from './object-store.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode-protobuf.js';
 import { tableVersion, toTable } from './table.js';
-import { openApiV3Document, openApiV3Index } from './openapi.js';
+import { openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
 import type { ResourceType } from './resource-type.js';
 import { fieldSelector, labelSelector, selectableFields, type Selector } from './selectors.js';
 
@@ -164,6 +164,7 @@ export class HttpHandler {
         const l = apiResourceList(this.cluster.resources(), group, version);
         if (l) return send(res, 200, l);
       }
+      if (p === '/openapi/v2') return this.sendCached(res, 'v2', () => openApiV2Document(this.cluster.resources()));
       if (p === '/openapi/v3') return send(res, 200, openApiV3Index(this.cluster.resources(), (path) => this.openApiDoc(path)));
       if (segs[0] === 'openapi' && segs[1] === 'v3' && segs.length > 2) {
         const doc = this.openApiDoc(segs.slice(2).join('/'));
@@ -274,6 +275,13 @@ export class HttpHandler {
     } catch {
       return false;
     }
+  }
+
+  private sendCached(res: ServerResponse, key: string, build: () => unknown): void {
+    let text = this.openApiCache.get(key);
+    if (text === undefined) this.openApiCache.set(key, (text = JSON.stringify(build())));
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
   }
 
   private openApiDoc(path: string): string | undefined {

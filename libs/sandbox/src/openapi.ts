@@ -8,66 +8,101 @@ type Obj = Record<string, unknown>;
 const DEFS = new Map<string, TypeDef>(BUILTIN_SCHEMA_DOCUMENT.types.map((t) => [t.name, t]));
 const UNTYPED = new Set([UNTYPED_ATOMIC, UNTYPED_DEDUCED]);
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/** An SMD type reference as an OpenAPI v3 schema, recording the named types it needs. */
-function refSchema(t: TypeRef, need: Set<string>): Obj {
-  if (t.namedType) {
-    if (UNTYPED.has(t.namedType)) return { 'x-kubernetes-preserve-unknown-fields': true };
-    need.add(t.namedType);
-    return { allOf: [ref(t.namedType)] };
-  }
-  return atomSchema(t, need);
-}
+const V3_PREFIX = '#/components/schemas/';
+const ref = (name: string) => ({ $ref: `${V3_PREFIX}${name}` });
 
 /**
- * An SMD atom as OpenAPI: maps are objects (fields → properties, element type →
- * additionalProperties), lists are arrays carrying the list type, map keys and the patch merge key
- * that strategic merge patch reads; scalars keep their kind (SMD does not tell integer from number).
+ * Converts SMD types to OpenAPI schemas, collecting the named types they refer to. v3 documents
+ * wrap references in `allOf` (as the apiserver does); v2 documents refer directly.
  */
-function atomSchema(a: TypeRef | TypeDef, need: Set<string>): Obj {
-  if (a.map && (a.map.fields?.length || !a.list)) {
-    const out: Obj = { type: 'object' };
-    if (a.map.fields?.length) out['properties'] = Object.fromEntries(a.map.fields.map((f) => [f.name, refSchema(f.type, need)]));
-    if (a.map.elementType) out['additionalProperties'] = refSchema(a.map.elementType, need);
-    if (a.map.elementRelationship === 'atomic') out['x-kubernetes-map-type'] = 'atomic';
-    return out;
+class SchemaCollector {
+  private readonly need = new Set<string>();
+  readonly schemas: Obj = {};
+
+  constructor(private readonly version: 'v2' | 'v3') {}
+
+  ref(name: string): Obj {
+    this.need.add(name);
+    return this.version === 'v3' ? { allOf: [ref(name)] } : { $ref: `#/definitions/${name}` };
   }
-  if (a.list) {
-    const out: Obj = { type: 'array', items: refSchema(a.list.elementType, need) };
-    const keys = a.list.keys ?? [];
-    if (a.list.elementRelationship === 'associative') {
-      out['x-kubernetes-list-type'] = keys.length ? 'map' : 'set';
-      if (keys.length) {
-        out['x-kubernetes-list-map-keys'] = keys;
-        out['x-kubernetes-patch-merge-key'] = keys[0];
-      }
-      out['x-kubernetes-patch-strategy'] = 'merge';
-    } else out['x-kubernetes-list-type'] = 'atomic';
-    return out;
+
+  /** An SMD type reference as an OpenAPI schema. */
+  refSchema(t: TypeRef): Obj {
+    if (t.namedType) return UNTYPED.has(t.namedType) ? { 'x-kubernetes-preserve-unknown-fields': true } : this.ref(t.namedType);
+    return this.atomSchema(t);
   }
-  switch (a.scalar) {
-    case 'string':
-      return { type: 'string' };
-    case 'numeric':
-      return { type: 'integer', format: 'int64' };
-    case 'boolean':
-      return { type: 'boolean' };
-    default:
-      return { 'x-kubernetes-int-or-string': true };
+
+  /**
+   * An SMD atom as OpenAPI: maps are objects (fields → properties, element type →
+   * additionalProperties), lists are arrays carrying the list type, map keys and the patch merge
+   * key that strategic merge patch reads; scalars keep their kind (SMD does not tell integer from number).
+   */
+  atomSchema(a: TypeRef | TypeDef): Obj {
+    if (a.map && (a.map.fields?.length || !a.list)) {
+      const out: Obj = { type: 'object' };
+      if (a.map.fields?.length) out['properties'] = Object.fromEntries(a.map.fields.map((f) => [f.name, this.refSchema(f.type)]));
+      if (a.map.elementType) out['additionalProperties'] = this.refSchema(a.map.elementType);
+      if (a.map.elementRelationship === 'atomic') out['x-kubernetes-map-type'] = 'atomic';
+      return out;
+    }
+    if (a.list) {
+      const out: Obj = { type: 'array', items: this.refSchema(a.list.elementType) };
+      const keys = a.list.keys ?? [];
+      if (a.list.elementRelationship === 'associative') {
+        out['x-kubernetes-list-type'] = keys.length ? 'map' : 'set';
+        if (keys.length) {
+          out['x-kubernetes-list-map-keys'] = keys;
+          out['x-kubernetes-patch-merge-key'] = keys[0];
+        }
+        out['x-kubernetes-patch-strategy'] = 'merge';
+      } else out['x-kubernetes-list-type'] = 'atomic';
+      return out;
+    }
+    switch (a.scalar) {
+      case 'string':
+        return { type: 'string' };
+      case 'numeric':
+        return { type: 'integer', format: 'int64' };
+      case 'boolean':
+        return { type: 'boolean' };
+      default:
+        return { 'x-kubernetes-int-or-string': true };
+    }
+  }
+
+  /** A CRD's schema as the apiserver publishes it: with apiVersion, kind and the built-in ObjectMeta. */
+  customResourceSchema(schema: unknown): Obj {
+    const s: Obj = schema !== null && typeof schema === 'object' ? { ...(schema as Obj) } : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    const props = typeof s['properties'] === 'object' && s['properties'] ? (s['properties'] as Obj) : {};
+    s['properties'] = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: this.ref(OBJECT_META), ...props };
+    s['type'] = 'object';
+    return s;
+  }
+
+  /** Adds the schema of every served kind, with its GVK, and of every type they reach. */
+  addKinds(types: readonly ResourceType[]): void {
+    for (const t of types) {
+      const name = schemaName(t);
+      if (t.builtin) this.need.add(name);
+      else this.schemas[name] = this.customResourceSchema(t.openAPIV3Schema);
+    }
+    const done = new Set<string>();
+    while (this.need.size) {
+      const [name] = this.need;
+      this.need.delete(name!);
+      if (done.has(name!) || (this.schemas[name!] && !DEFS.has(name!))) continue;
+      done.add(name!);
+      const def = DEFS.get(name!);
+      this.schemas[name!] = def ? this.atomSchema(def) : { 'x-kubernetes-preserve-unknown-fields': true };
+    }
+    for (const t of types) this.schemas[schemaName(t)] = { ...(this.schemas[schemaName(t)] as Obj), 'x-kubernetes-group-version-kind': gvkOf(t) };
   }
 }
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-/** A CRD's schema as the apiserver publishes it: with apiVersion, kind and the built-in ObjectMeta. */
-function customResourceSchema(schema: unknown, need: Set<string>): Obj {
-  const s: Obj = schema !== null && typeof schema === 'object' ? { ...(schema as Obj) } : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  need.add(OBJECT_META);
-  const props = typeof s['properties'] === 'object' && s['properties'] ? (s['properties'] as Obj) : {};
-  s['properties'] = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { allOf: [ref(OBJECT_META)] }, ...props };
-  s['type'] = 'object';
-  return s;
+function schemaName(t: ResourceType): string {
+  return t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;
 }
 
 function gvkOf(t: ResourceType) {
@@ -119,31 +154,22 @@ function collectionOps(t: ResourceType, schemaName: string): Obj {
 export function openApiV3Document(types: readonly ResourceType[], group: string, version: string): Obj | undefined {
   const here = types.filter((t) => t.group === group && t.version === version);
   if (!here.length) return undefined;
-  const schemas: Obj = {};
+  const collector = new SchemaCollector('v3');
+  collector.addKinds(here);
   const paths: Obj = {};
-  const need = new Set<string>();
   for (const t of here) {
-    const typeName = t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;
-    if (t.builtin) need.add(typeName);
-    else schemas[typeName] = customResourceSchema(t.openAPIV3Schema, need);
     const base = `/${group ? `apis/${group}` : 'api'}/${version}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.plural}`;
-    paths[base] = collectionOps(t, typeName);
-    paths[`${base}/{name}`] = operations(t, typeName);
+    paths[base] = collectionOps(t, schemaName(t));
+    paths[`${base}/{name}`] = operations(t, schemaName(t));
   }
-  const done = new Set<string>();
-  while (need.size) {
-    const [name] = need;
-    need.delete(name!);
-    if (done.has(name!)) continue;
-    done.add(name!);
-    const def = DEFS.get(name!);
-    schemas[name!] = def ? atomSchema(def, need) : { 'x-kubernetes-preserve-unknown-fields': true };
-  }
-  for (const t of here) {
-    const name = t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;
-    schemas[name] = { ...(schemas[name] as Obj), 'x-kubernetes-group-version-kind': gvkOf(t) };
-  }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths, components: { schemas: collector.schemas } };
+}
+
+/** `/openapi/v2` (JSON only): the definitions of every served kind, for clients that read v2. */
+export function openApiV2Document(types: readonly ResourceType[]): Obj {
+  const collector = new SchemaCollector('v2');
+  collector.addKinds(types);
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths: {}, definitions: collector.schemas };
 }
 
 /** The paths of a group-version inside `/openapi/v3`. */

@@ -69,6 +69,15 @@ describe('sandbox over HTTP', () => {
       const containers = doc.components.schemas['io.k8s.api.core.v1.PodSpec'].properties.containers;
       expect(containers).toMatchObject({ type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'name' });
     });
+
+    it('publishes OpenAPI v2 definitions (JSON) with direct references', async () => {
+      const doc = (await (await fetch(`${sb.url}/openapi/v2`)).json()) as any;
+      expect(doc.swagger).toBe('2.0');
+      const d = doc.definitions['io.k8s.api.apps.v1.Deployment'];
+      expect(d['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
+      expect(d.properties.spec).toEqual({ $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec' });
+      expect(doc.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']).toBeDefined();
+    });
   });
 
   describe('list', () => {
