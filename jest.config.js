@@ -29,8 +29,7 @@ const common = {
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
-    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'], testTimeout: 30_000 },
-    // End-to-end tests drive real processes (kubectl) on a small machine: generous timeouts.
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'], testTimeout: 60_000 },
+    { ...common, displayName: 'int', testMatch: ['**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e-spec.ts'] },
   ],
 };

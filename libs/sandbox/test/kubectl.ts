@@ -13,6 +13,7 @@ export interface KubectlResult {
 }
 
 const KUBECTL = process.env['KUBECTL'] ?? 'kubectl';
+const KUBECTL_TEST_TIMEOUT_MS = 60_000;
 
 function version(): Promise<number | undefined> {
   return new Promise((resolve) => {
@@ -36,8 +37,9 @@ export const kubectlMinor: number | undefined = await version();
  * (Debian's kubernetes-client is 1.20: no `--subresource` (1.24), no hidden managedFields (1.21),
  * no client-side→server-side apply migration (1.26), no OpenAPI v3 `explain` (1.27)).
  */
-export function itWithKubectl(minMinor: number, why: string): jest.It {
-  if (kubectlMinor !== undefined && kubectlMinor >= minMinor) return it;
+export function itWithKubectl(minMinor: number, why: string): (name: string, fn: () => Promise<void>) => void {
+  // Each test runs several kubectl processes (one a watch of a few seconds) on a small machine.
+  if (kubectlMinor !== undefined && kubectlMinor >= minMinor) return (name, fn) => it(name, fn, KUBECTL_TEST_TIMEOUT_MS);
   const have = kubectlMinor === undefined ? `no ${KUBECTL} on PATH` : `kubectl is 1.${kubectlMinor}`;
   console.warn(`skipping a kubectl test: ${have}; it needs 1.${minMinor}+ for ${why}`);
   return it.skip;
