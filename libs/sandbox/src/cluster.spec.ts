@@ -67,6 +67,17 @@ describe('Cluster', () => {
     expect(b.status.replicas).toBe(4);
   });
 
+  it('a Pod /status write resets the spec and ownerReferences but keeps label changes (the pod status strategy)', () => {
+    const cl = c();
+    const pods = cl.resourceFor('', 'v1', 'pods')!;
+    cl.create(pods, 'default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } }, { fieldManager: 'me' });
+    const out = cl.patch({ resource: pods, namespace: 'default', name: 'p' }, 'status', 'merge', '{"metadata":{"labels":{"l":"v"}},"spec":{"nodeName":"n"},"status":{"phase":"Running"}}', { fieldManager: 'kubelet' }) as any;
+    expect(out.spec.nodeName).toBeUndefined();
+    expect(out.metadata.labels).toEqual({ l: 'v' });
+    expect(out.status.phase).toBe('Running');
+    expect(out.metadata.managedFields.find((e: any) => e.manager === 'kubelet')).toMatchObject({ subresource: 'status' });
+  });
+
   it('rejects bad requests with the apiserver statuses and leaves the store as it was', () => {
     const cl = c();
     const rv = cl.store.resourceVersion;

@@ -12,6 +12,7 @@ import {
   updateScale,
   BUILTIN_SCHEMA,
   FieldSet,
+  FIELD,
   fieldName,
   type KubeObject,
 } from '../../ssa-engine/src/index.js';
@@ -419,24 +420,28 @@ export class Cluster {
     return this.commitUpdate(rt, live, out, opts);
   }
 
-  /** The registry strategy: main-resource writes keep the live status, `/status` writes the live spec. */
+  /**
+   * The registry strategy: what an endpoint may not change is copied back from the live object —
+   * the reset fields of built-ins (`.status` on the main resource; `.spec` and some metadata on
+   * `/status`), and for custom resources everything but `.status` on `/status`.
+   */
   private resetFromLive(rt: ResourceType, subresource: string, live: KubeObject, next: KubeObject): KubeObject {
     if (!rt.status) return next;
-    const out: Obj = { ...next };
-    const copy = (k: string) => {
-      if (live[k] === undefined) delete out[k];
-      else out[k] = live[k];
+    const out: Obj = { ...next, metadata: { ...metaOf(next) } };
+    const copy = (into: Obj, from: Obj, k: string) => {
+      if (from[k] === undefined) delete into[k];
+      else into[k] = from[k];
     };
-    if (subresource === '') copy('status');
-    if (subresource === 'status') {
-      for (const k of Object.keys(out)) if (k !== 'status' && k !== 'metadata') copy(k);
-      for (const k of Object.keys(live)) if (k !== 'status' && k !== 'metadata') copy(k);
-      const md = { ...metaOf(out) };
-      const lmd = metaOf(live);
-      for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp'])
-        if (lmd[k] === undefined) delete md[k];
-        else md[k] = lmd[k];
-      out['metadata'] = md;
+    if (subresource === 'status' && !rt.builtin) {
+      for (const k of new Set([...Object.keys(out), ...Object.keys(live)])) if (k !== 'status' && k !== 'metadata') copy(out, live, k);
+      for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences']) copy(out['metadata'] as Obj, metaOf(live), k);
+      return out as KubeObject;
+    }
+    const reset = this.resetFields(rt, subresource);
+    for (const path of reset?.paths() ?? []) {
+      const names = path.map((pe) => (pe.kind === FIELD ? pe.name : undefined));
+      if (names.length === 1) copy(out, live, names[0]!);
+      else if (names.length === 2 && names[0] === 'metadata') copy(out['metadata'] as Obj, metaOf(live), names[1]!);
     }
     return out as KubeObject;
   }
