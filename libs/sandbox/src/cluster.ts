@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import jsonPatch from 'fast-json-patch';
 import { parse as parseYaml } from 'yaml';
 import {
   ConflictError,
@@ -19,12 +18,13 @@ import {
 import { ApiError, alreadyExists, badRequest, conflict, invalid, notFound, type ErrorTarget } from './api-error.js';
 import { ObjectStore, type StoreEvent } from './object-store.js';
 import { builtinResourceTypes, resourceKey, type ResourceType } from './resource-type.js';
-import { applyMergePatch } from './patch/json-merge-patch.js';
-import { applyStrategicMergePatch } from './patch/strategic-merge-patch.js';
+import { applyPatch } from './patch/apply-patch.js';
+import { scaleOf } from './scale.js';
 import { applyDefaults } from './defaults.js';
 import { prepareForCreate, prepareForUpdate } from './strategy.js';
 import { crdResourceTypes, type CrdSchemaConverter, defaultCrdSchemaConverter, pruneUnknownFields } from './crd.js';
 import { validateObjectMeta } from './validation.js';
+import { type Obj, isObject, metaOf } from './json.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -66,10 +66,6 @@ export interface ClusterOptions {
   readonly crdSchemaConverter?: CrdSchemaConverter;
 }
 
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const metaOf = (o: Obj): Obj => (isObject(o['metadata']) ? (o['metadata'] as Obj) : {});
-
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 const PRINTABLE = /^[\x20-\x7e\u00a0-\uffff]*$/;
 
@@ -88,7 +84,7 @@ function checkFieldManager(fm: string | undefined, isApply: boolean, force: bool
   if (force && !isApply) throw invalid(what, '', '', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
 }
 
-const SCALE_RESOURCE_TYPE = 'io.k8s.api.autoscaling.v1.Scale';
+const SCALE_TYPE_NAME = 'io.k8s.api.autoscaling.v1.Scale';
 
 /**
  * The sandbox cluster without HTTP: the served resources (built-in and from CRDs), the store and
@@ -184,32 +180,7 @@ export class Cluster {
 
   /** The `autoscaling/v1` Scale view of an object. */
   getScale(ref: ObjectRef): KubeObject {
-    return this.scaleOf(this.get(ref));
-  }
-
-  private scaleOf(obj: Obj): KubeObject {
-    const md = metaOf(obj);
-    const spec = isObject(obj['spec']) ? obj['spec'] : {};
-    const status = isObject(obj['status']) ? obj['status'] : {};
-    const sel = isObject(spec['selector']) && isObject(spec['selector']['matchLabels']) ? (spec['selector']['matchLabels'] as Obj) : {};
-    return {
-      kind: 'Scale',
-      apiVersion: 'autoscaling/v1',
-      metadata: {
-        name: md['name'] as string,
-        ...(md['namespace'] ? { namespace: md['namespace'] as string } : {}),
-        uid: md['uid'] as string,
-        resourceVersion: md['resourceVersion'] as string,
-        creationTimestamp: md['creationTimestamp'] as string,
-      },
-      spec: { ...(spec['replicas'] !== undefined ? { replicas: spec['replicas'] as number } : {}) },
-      status: {
-        replicas: (status['replicas'] as number) ?? 0,
-        ...(Object.keys(sel).length
-          ? { selector: Object.keys(sel).sort().map((k) => `${k}=${String(sel[k])}`).join(',') }
-          : {}),
-      },
-    };
+    return scaleOf(this.get(ref));
   }
 
   // ---------------------------------------------------------------- writes
@@ -288,41 +259,15 @@ export class Cluster {
     const patch = parseJson(body);
     const live = this.get(ref);
     if (subresource === 'scale') return this.patchScale(ref, live, type, patch, opts);
-    const patched = this.applyPatch(rt, live, type, patch);
+    const patched = applyPatch(rt.type, live, type, patch);
     return this.writeUpdate(ref, subresource, live, patched, opts);
-  }
-
-  private applyPatch(rt: ResourceType, live: Obj, type: Exclude<PatchType, 'apply'>, patch: unknown): Obj {
-    switch (type) {
-      case 'json': {
-        if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
-        try {
-          const r = jsonPatch.applyPatch(structuredClone(live), patch as jsonPatch.Operation[], true, false, true);
-          if (!isObject(r.newDocument)) throw badRequest('the patched object is not a JSON object');
-          return r.newDocument;
-        } catch (e) {
-          if (e instanceof ApiError) throw e;
-          const err = e as { name?: string; message: string };
-          if (err.name === 'TEST_OPERATION_FAILED') throw new ApiError('Invalid', `the server rejected our request due to an error in our request`, undefined, undefined, 422);
-          throw new ApiError('Invalid', `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`, undefined, undefined, 422);
-        }
-      }
-      case 'merge': {
-        const r = applyMergePatch(live, patch);
-        if (!isObject(r)) throw badRequest('the patched object is not a JSON object');
-        return r;
-      }
-      case 'strategic':
-        return applyStrategicMergePatch(live, patch, rt.type);
-    }
   }
 
   private patchScale(ref: ObjectRef, live: Obj, type: Exclude<PatchType, 'apply'>, patch: unknown, opts: WriteOptions): KubeObject {
     const rt = ref.resource;
     if (!rt.scale) throw notFound(this.target(rt, ref.name));
-    const scale = this.scaleOf(live);
-    const scaleType = { ...rt, type: SCALE_TYPE() } as ResourceType;
-    const patched = this.applyPatch(scaleType, scale, type, patch);
+    const scale = scaleOf(live);
+    const patched = applyPatch(BUILTIN_SCHEMA.type(SCALE_TYPE_NAME), scale, type, patch);
     return this.writeScale(ref, live, patched, opts);
   }
 
@@ -352,7 +297,7 @@ export class Cluster {
     );
     out = restoreUnchangedTimestamps(live as KubeObject, out);
     const stored = this.commitUpdate(rt, live, out, opts);
-    return this.scaleOf(stored);
+    return scaleOf(stored);
   }
 
   private apply(ref: ObjectRef, subresource: string, body: string, opts: WriteOptions): KubeObject {
@@ -669,15 +614,6 @@ export class Cluster {
   watch(rt: ResourceType, namespace: string | undefined, since: number | undefined, send: (e: StoreEvent) => void): () => void {
     return this.store.watch({ resource: resourceKey(rt), ...(namespace !== undefined ? { namespace } : {}) }, since, send);
   }
-}
-
-let scaleType: ResourceType['type'] | undefined;
-function SCALE_TYPE(): ResourceType['type'] {
-  return (scaleType ??= builtinScaleType());
-}
-
-function builtinScaleType(): ResourceType['type'] {
-  return BUILTIN_SCHEMA.type(SCALE_RESOURCE_TYPE);
 }
 
 function randomSuffix(): string {

@@ -9,9 +9,7 @@ import {
   type TypeRef,
 } from '../../ssa-engine/src/index.js';
 import type { ResourceType, ScaleSpec } from './resource-type.js';
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { type Obj, isObject } from './json.js';
 
 /**
  * Turns a CRD version's `openAPIV3Schema` into the type the SSA engine tracks its objects with.

@@ -1,7 +1,5 @@
 import type { ResourceType } from './resource-type.js';
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { type Obj, isObject } from './json.js';
 
 /** Sets a default where Go would see the zero value of an optional field (absent, null, or ""). */
 function dflt(o: Obj, key: string, value: unknown): void {

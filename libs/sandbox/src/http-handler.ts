@@ -10,6 +10,7 @@ import { tableVersion, toTable } from './table.js';
 import { openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
 import type { ResourceType } from './resource-type.js';
 import { fieldSelector, labelSelector, selectableFields, type Selector } from './selectors.js';
+import { type Obj, isObject } from './json.js';
 
 const MAX_BODY = 3 * 1024 * 1024;
 
@@ -19,9 +20,6 @@ export interface HandlerOptions {
   /** The `host:port` clients reach the server at (for `/api`). */
   readonly serverAddress: () => string;
 }
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Field-selectable fields per kind beyond `metadata.name` / `metadata.namespace`. */
 const SELECTABLE: Record<string, readonly string[]> = {

@@ -1,7 +1,5 @@
 import type { ResourceType } from './resource-type.js';
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { type Obj, isObject } from './json.js';
 
 /**
  * What the registry strategies and REST storage set on create, after the field manager ran: it is

@@ -1,5 +1,6 @@
 import type { StatusCause } from './api-error.js';
 import type { ResourceType } from './resource-type.js';
+import { type Obj, isObject } from './json.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -7,9 +8,6 @@ const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Kinds whose names must be DNS-1123 labels (or DNS-1035 for Services), not subdomains. */
 const LABEL_NAMED = new Set(['v1/Namespace', 'apps/v1/Deployment', 'apps/v1/StatefulSet']);
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The ObjectMeta checks of the apiserver's validation that matter to clients (422 causes). */
 export function validateObjectMeta(rt: ResourceType, obj: Obj, name: string): Required<StatusCause>[] {

@@ -1,6 +1,6 @@
-type Json = unknown;
+import { isObject } from '../json.js';
 
-const isObject = (v: Json): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+type Json = unknown;
 
 /** RFC 7386 JSON merge patch: maps merge recursively, `null` deletes, everything else replaces. */
 export function applyMergePatch(target: Json, patch: Json): Json {

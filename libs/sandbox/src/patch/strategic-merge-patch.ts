@@ -1,10 +1,9 @@
 import type { ResolvedType } from '../../../ssa-engine/src/index.js';
 import { badRequest } from '../api-error.js';
+import { isObject } from '../json.js';
 
 type Json = unknown;
 type JsonMap = Record<string, Json>;
-
-const isObject = (v: Json): v is JsonMap => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';
