@@ -54,6 +54,8 @@ const BUILTINS: BuiltinSpec[] = [
   { apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
   { apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'], status: true, categories: ['all'] },
   { apiVersion: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, shortNames: ['sa'] },
+  // Not in the brief's list, but `kubectl describe` and `kubectl get events` read them.
+  { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] },
   { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'], status: true, scale: true, generation: true, categories: ['all'] },
   { apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true, shortNames: ['rs'], status: true, scale: true, generation: true, categories: ['all'] },
   { apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true, shortNames: ['sts'], status: true, scale: true, generation: true, categories: ['all'] },

@@ -58,6 +58,20 @@ const COLUMNS: Record<string, Column[]> = {
     str('IP', (o) => o.status?.podIP, 1),
     str('Node', (o) => o.spec?.nodeName, 1),
   ],
+  'v1/Event': [
+    {
+      name: 'Last Seen',
+      type: 'string',
+      cell: (o, now) => {
+        const t = o.lastTimestamp ?? o.eventTime ?? o.metadata?.creationTimestamp;
+        return t ? humanDuration(now.getTime() - Date.parse(t)) : '<unknown>';
+      },
+    },
+    str('Type', (o) => o.type ?? ''),
+    str('Reason', (o) => o.reason ?? ''),
+    str('Object', (o) => `${String(o.involvedObject?.kind ?? '').toLowerCase()}/${o.involvedObject?.name ?? ''}`),
+    str('Message', (o) => o.message ?? ''),
+  ],
   'v1/Namespace': [name, str('Status', (o) => o.status?.phase ?? 'Active'), age],
   'v1/ConfigMap': [name, int('Data', (o) => count(o.data) + count(o.binaryData)), age],
   'v1/Secret': [name, str('Type', (o) => o.type), int('Data', (o) => count(o.data)), age],
