@@ -12,7 +12,8 @@ export interface KubectlResult {
   readonly stderr: string;
 }
 
-const KUBECTL = process.env['KUBECTL'] ?? 'kubectl';
+/** The kubectl binary the tests run (`KUBECTL` overrides the one on PATH). */
+export const KUBECTL = process.env['KUBECTL'] ?? 'kubectl';
 const KUBECTL_TEST_TIMEOUT_MS = 60_000;
 
 function version(): Promise<number | undefined> {
