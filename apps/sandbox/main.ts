@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox -- [--port 6443] [--host 127.0.0.1] [--kubeconfig data/sandbox.kubeconfig]
- * [--history-size N] [--http]`: the sandbox API server until SIGINT/SIGTERM.
+ * [--history-size N] [--http] [--verbose]`: the sandbox API server until SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -20,6 +20,7 @@ try {
       kubeconfig: { type: 'string', default: 'data/sandbox.kubeconfig' },
       'history-size': { type: 'string', default: '10000' },
       http: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', short: 'v', default: false },
     },
   }));
 } catch (e) {
@@ -33,7 +34,15 @@ if (!Number.isInteger(historySize) || historySize < 1) fail(`--history-size: not
 const kubeconfigPath = resolve(values.kubeconfig);
 
 try {
-  const sandbox = await startSandbox({ port, host: values.host, kubeconfigPath, tls: !values.http, historySize });
+  const sandbox = await startSandbox({
+    port,
+    host: values.host,
+    kubeconfigPath,
+    tls: !values.http,
+    historySize,
+    // One JSON line per request on stderr: what kubectl (or a controller) sent and got.
+    ...(values.verbose ? { log: (line) => console.error(JSON.stringify(line)) } : {}),
+  });
   console.log(`sandbox API server on ${sandbox.url}; try: kubectl --kubeconfig ${kubeconfigPath} get namespaces`);
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

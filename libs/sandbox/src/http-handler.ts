@@ -19,6 +19,16 @@ export interface HandlerOptions {
   readonly bookmarkIntervalMs: number;
   /** The `host:port` clients reach the server at (for `/api`). */
   readonly serverAddress: () => string;
+  /** Receives one line per finished request (method, path, status, milliseconds). */
+  readonly log?: (line: RequestLogLine) => void;
+}
+
+export interface RequestLogLine {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly userAgent?: string;
 }
 
 /** Field-selectable fields per kind beyond `metadata.name` / `metadata.namespace`. */
@@ -127,6 +137,13 @@ export class HttpHandler {
 
   /** Handles one request; never throws. */
   handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const log = this.opts.log;
+    if (log) {
+      const start = Date.now();
+      res.on('close', () =>
+        log({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, ms: Date.now() - start, ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}) }),
+      );
+    }
     this.route(req, res).catch((e: unknown) => {
       if (res.headersSent) {
         res.destroy();

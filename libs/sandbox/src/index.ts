@@ -8,3 +8,4 @@ export { labelSelector, fieldSelector, parseLabelSelector } from './selectors.js
 export { applyStrategicMergePatch } from './patch/strategic-merge-patch.js';
 export { applyMergePatch } from './patch/json-merge-patch.js';
 export type { ResourceType } from './resource-type.js';
+export type { RequestLogLine } from './http-handler.js';

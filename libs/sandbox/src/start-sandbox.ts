@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { Cluster, type ClusterOptions } from './cluster.js';
-import { HttpHandler } from './http-handler.js';
+import { HttpHandler, type RequestLogLine } from './http-handler.js';
 import { selfSignedCertificate } from './tls.js';
 
 export interface SandboxOptions extends ClusterOptions {
@@ -18,6 +18,8 @@ export interface SandboxOptions extends ClusterOptions {
   readonly bookmarkIntervalMs?: number;
   /** Serve HTTPS with a generated self-signed certificate (the kubeconfig trusts it). */
   readonly tls?: boolean;
+  /** Receives one line per finished request. */
+  readonly log?: (line: RequestLogLine) => void;
 }
 
 export interface Sandbox {
@@ -55,7 +57,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const cluster = new Cluster(opts);
   const host = opts.host ?? '127.0.0.1';
   let address = '';
-  const handler = new HttpHandler(cluster, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, serverAddress: () => address });
+  const handler = new HttpHandler(cluster, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, serverAddress: () => address, ...(opts.log ? { log: opts.log } : {}) });
   const tls = opts.tls ? await selfSignedCertificate(host) : undefined;
   const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler.handle) : createServer(handler.handle);
   server.keepAliveTimeout = 5_000;
