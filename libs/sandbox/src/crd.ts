@@ -8,7 +8,7 @@ import {
   type TypeDef,
   type TypeRef,
 } from '../../ssa-engine/src/index.js';
-import type { ResourceType, ScaleSpec } from './resource-type.js';
+import type { PrinterColumn, ResourceType, ScaleSpec } from './resource-type.js';
 import { type Obj, isObject } from './json.js';
 
 /**
@@ -108,6 +108,12 @@ export function crdResourceTypes(crd: Obj, convert: CrdSchemaConverter): Resourc
         }
       : undefined;
     const schema = isObject(v['schema']) ? v['schema']['openAPIV3Schema'] : undefined;
+    const printerColumns: PrinterColumn[] = (Array.isArray(v['additionalPrinterColumns']) ? v['additionalPrinterColumns'] : []).filter(isObject).map((c) => ({
+      name: String(c['name'] ?? ''),
+      type: String(c['type'] ?? 'string'),
+      jsonPath: String(c['jsonPath'] ?? ''),
+      priority: Number(c['priority'] ?? 0),
+    }));
     return {
       group,
       version,
@@ -124,6 +130,7 @@ export function crdResourceTypes(crd: Obj, convert: CrdSchemaConverter): Resourc
       builtin: false,
       generation: true,
       openAPIV3Schema: schema,
+      ...(printerColumns.length ? { printerColumns } : {}),
     };
   });
 }

@@ -30,6 +30,15 @@ export interface ResourceType {
   readonly generation: boolean;
   /** A custom resource's published schema (the CRD version's `openAPIV3Schema`). */
   readonly openAPIV3Schema?: unknown;
+  /** A custom resource's `additionalPrinterColumns`. */
+  readonly printerColumns?: readonly PrinterColumn[];
+}
+
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly jsonPath: string;
+  readonly priority: number;
 }
 
 /** `group/resource`, the identity of a resource in the store. */

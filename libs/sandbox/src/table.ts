@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../ssa-engine/src/index.js';
-import type { ResourceType } from './resource-type.js';
+import type { PrinterColumn, ResourceType } from './resource-type.js';
 
 type Obj = Record<string, any>;
 
@@ -120,7 +120,37 @@ const COLUMNS: Record<string, Column[]> = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': [name, { name: 'Created At', type: 'date', cell: (o) => o.metadata?.creationTimestamp ?? '' }],
 };
 
+/** A CRD printer column's JSONPath, in the simple `.a.b[0].c` form CRDs use. */
+function jsonPathValue(o: Obj, path: string): unknown {
+  let v: unknown = o;
+  for (const part of path.replace(/^\{?\.?/, '').replace(/\}$/, '').split('.').filter((p) => p !== '')) {
+    const m = /^([^[\]]+)(?:\[(\d+)\])?$/.exec(part);
+    if (!m || v === null || typeof v !== 'object') return undefined;
+    v = (v as Obj)[m[1]!];
+    if (m[2] !== undefined) v = Array.isArray(v) ? v[Number(m[2])] : undefined;
+  }
+  return v;
+}
+
+function printerColumn(c: PrinterColumn): Column {
+  return {
+    name: c.name,
+    type: c.type === 'integer' || c.type === 'number' ? 'integer' : c.type === 'date' ? 'date' : 'string',
+    ...(c.priority ? { priority: c.priority } : {}),
+    cell: (o, now) => {
+      const v = jsonPathValue(o, c.jsonPath);
+      if (v === undefined || v === null) return '';
+      if (c.type === 'date' && typeof v === 'string') return humanDuration(now.getTime() - Date.parse(v));
+      return typeof v === 'object' ? JSON.stringify(v) : (v as string | number);
+    },
+  };
+}
+
 function columnsFor(rt: ResourceType): Column[] {
+  if (rt.printerColumns?.length) {
+    // Name, then exactly the CRD's columns (an Age column is the CRD author's to declare).
+    return [name, ...rt.printerColumns.map(printerColumn)];
+  }
   return COLUMNS[`${rt.apiVersion}/${rt.kind}`] ?? [name, age];
 }
 

@@ -203,6 +203,9 @@ spec:
   - name: v1
     served: true
     storage: true
+    additionalPrinterColumns:
+    - {name: Second-Port, type: integer, jsonPath: ".spec.ports[1].port"}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
     schema:
       openAPIV3Schema:
         type: object
@@ -231,6 +234,7 @@ spec:
       'a/Apply': { 'f:spec': { 'f:ports': { 'k:{"name":"http"}': { '.': {}, 'f:name': {}, 'f:port': {} } } } },
       'b/Apply': { 'f:spec': { 'f:ports': { 'k:{"name":"https"}': { '.': {}, 'f:name': {}, 'f:port': {} } } } },
     });
+    expect(await k.ok(['get', 'widgets'])).toMatch(/^NAME   SECOND-PORT   AGE\nw      443           \d+s\n$/);
     await k.ok(['delete', 'crd', 'widgets.example.com']);
     const res = await fetch(`${k.sandbox.url}/apis/example.com/v1/namespaces/default/widgets`);
     expect(res.status).toBe(404);
