@@ -180,7 +180,8 @@ export class Cluster {
 
   /** The `autoscaling/v1` Scale view of an object. */
   getScale(ref: ObjectRef): KubeObject {
-    return scaleOf(this.get(ref));
+    if (!ref.resource.scale) throw notFound(this.target(ref.resource, ref.name));
+    return scaleOf(this.get(ref), ref.resource.scale, ref.resource.builtin);
   }
 
   // ---------------------------------------------------------------- writes
@@ -266,7 +267,7 @@ export class Cluster {
   private patchScale(ref: ObjectRef, live: Obj, type: Exclude<PatchType, 'apply'>, patch: unknown, opts: WriteOptions): KubeObject {
     const rt = ref.resource;
     if (!rt.scale) throw notFound(this.target(rt, ref.name));
-    const scale = scaleOf(live);
+    const scale = scaleOf(live, rt.scale, rt.builtin);
     const patched = applyPatch(BUILTIN_SCHEMA.type(SCALE_TYPE_NAME), scale, type, patch);
     return this.writeScale(ref, live, patched, opts);
   }
@@ -297,7 +298,7 @@ export class Cluster {
     );
     out = restoreUnchangedTimestamps(live as KubeObject, out);
     const stored = this.commitUpdate(rt, live, out, opts);
-    return scaleOf(stored);
+    return scaleOf(stored, rt.scale!, rt.builtin);
   }
 
   private apply(ref: ObjectRef, subresource: string, body: string, opts: WriteOptions): KubeObject {

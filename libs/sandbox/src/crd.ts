@@ -100,13 +100,15 @@ export function crdResourceTypes(crd: Obj, convert: CrdSchemaConverter): Resourc
     const version = typeof v['name'] === 'string' && v['name'] ? v['name'] : fail('spec.versions[].name: Required value');
     const sub = isObject(v['subresources']) ? v['subresources'] : {};
     const sc = isObject(sub['scale']) ? sub['scale'] : undefined;
-    const scale: ScaleSpec | undefined = sc
-      ? {
-          specReplicasPath: String(sc['specReplicasPath'] ?? '.spec.replicas'),
-          statusReplicasPath: String(sc['statusReplicasPath'] ?? '.status.replicas'),
-          ...(typeof sc['labelSelectorPath'] === 'string' ? { labelSelectorPath: sc['labelSelectorPath'] } : {}),
-        }
-      : undefined;
+    // The engine maps `/scale` onto `.spec.replicas` only; other replica paths are not served.
+    const scale: ScaleSpec | undefined =
+      sc && (sc['specReplicasPath'] ?? '.spec.replicas') === '.spec.replicas'
+        ? {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: String(sc['statusReplicasPath'] ?? '.status.replicas'),
+            ...(typeof sc['labelSelectorPath'] === 'string' ? { labelSelectorPath: sc['labelSelectorPath'] } : {}),
+          }
+        : undefined;
     const schema = isObject(v['schema']) ? v['schema']['openAPIV3Schema'] : undefined;
     const printerColumns: PrinterColumn[] = (Array.isArray(v['additionalPrinterColumns']) ? v['additionalPrinterColumns'] : []).filter(isObject).map((c) => ({
       name: String(c['name'] ?? ''),

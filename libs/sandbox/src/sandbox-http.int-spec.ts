@@ -342,6 +342,47 @@ describe('custom resources', () => {
       expect(t.top).toBeUndefined();
       const smp = await fetch(`${url}/t`, { method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' }, body: '{}' });
       expect(smp.status).toBe(415);
+      expect((await fetch(`${url}/t/scale`)).status).toBe(404);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('serve /scale when the CRD declares it: replicas through the engine, the selector from labelSelectorPath', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'pools.example.com' },
+        spec: {
+          group: 'example.com',
+          scope: 'Namespaced',
+          names: { plural: 'pools', kind: 'Pool' },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.ready', labelSelectorPath: '.status.selector' } },
+              schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } }, status: { type: 'object', properties: { ready: { type: 'integer' }, selector: { type: 'string' } } } } } },
+            },
+          ],
+        },
+      };
+      await fetch(`${sb.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(crd) });
+      const url = `${sb.url}/apis/example.com/v1/namespaces/default/pools`;
+      const apply = await fetch(`${url}/p?fieldManager=op`, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'apiVersion: example.com/v1\nkind: Pool\nspec: {replicas: 2}\n' });
+      expect(apply.status).toBe(201);
+      await fetch(`${url}/p/status?fieldManager=ctrl`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"status":{"ready":1,"selector":"app=p"}}' });
+      const scale = (await (await fetch(`${url}/p/scale`)).json()) as any;
+      expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 2 }, status: { replicas: 1, selector: 'app=p' } });
+      const scaled = await fetch(`${url}/p/scale?fieldManager=hpa`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"spec":{"replicas":5}}' });
+      expect(scaled.status).toBe(200);
+      const p = (await (await fetch(`${url}/p`)).json()) as any;
+      expect(p.spec.replicas).toBe(5);
+      expect(p.metadata.managedFields.find((e: any) => e.manager === 'hpa')).toMatchObject({ operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+      expect(p.metadata.managedFields.find((e: any) => e.manager === 'op')).toBeUndefined();
     } finally {
       await sb.close();
     }

@@ -1,12 +1,29 @@
 import type { KubeObject } from '../../ssa-engine/src/index.js';
 import { type Obj, isObject, metaOf } from './json.js';
+import type { ScaleSpec } from './resource-type.js';
 
-/** The `autoscaling/v1` Scale view of an object with `.spec.replicas` (what `GET …/scale` answers). */
-export function scaleOf(obj: Obj): KubeObject {
+/** The value at a simple dotted path (`.status.replicas`). */
+function at(o: Obj, path: string): unknown {
+  let v: unknown = o;
+  for (const p of path.split('.').filter((x) => x !== '')) v = isObject(v) ? v[p] : undefined;
+  return v;
+}
+
+function matchLabelsString(sel: unknown): string | undefined {
+  const ml = isObject(sel) && isObject(sel['matchLabels']) ? (sel['matchLabels'] as Obj) : {};
+  const keys = Object.keys(ml).sort();
+  return keys.length ? keys.map((k) => `${k}=${String(ml[k])}`).join(',') : undefined;
+}
+
+/**
+ * The `autoscaling/v1` Scale view of an object (what `GET …/scale` answers): replicas from the
+ * kind's paths; the selector from `.spec.selector` for built-ins, from `labelSelectorPath` (a
+ * string) for custom resources.
+ */
+export function scaleOf(obj: Obj, paths: ScaleSpec, builtin: boolean): KubeObject {
   const md = metaOf(obj);
-  const spec = isObject(obj['spec']) ? obj['spec'] : {};
-  const status = isObject(obj['status']) ? obj['status'] : {};
-  const sel = isObject(spec['selector']) && isObject(spec['selector']['matchLabels']) ? (spec['selector']['matchLabels'] as Obj) : {};
+  const replicas = at(obj, paths.specReplicasPath);
+  const selector = builtin ? matchLabelsString(at(obj, '.spec.selector')) : paths.labelSelectorPath ? at(obj, paths.labelSelectorPath) : undefined;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
@@ -17,12 +34,10 @@ export function scaleOf(obj: Obj): KubeObject {
       resourceVersion: md['resourceVersion'] as string,
       creationTimestamp: md['creationTimestamp'] as string,
     },
-    spec: { ...(spec['replicas'] !== undefined ? { replicas: spec['replicas'] as number } : {}) },
+    spec: { ...(typeof replicas === 'number' ? { replicas } : {}) },
     status: {
-      replicas: (status['replicas'] as number) ?? 0,
-      ...(Object.keys(sel).length
-        ? { selector: Object.keys(sel).sort().map((k) => `${k}=${String(sel[k])}`).join(',') }
-        : {}),
+      replicas: (at(obj, paths.statusReplicasPath) as number) ?? 0,
+      ...(typeof selector === 'string' && selector ? { selector } : {}),
     },
   };
 }
