@@ -61,3 +61,55 @@ export function apiResourceList(types: readonly ResourceType[], group: string, v
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
 }
+
+/** The aggregated discovery version a client asks for in Accept (`apidiscovery.k8s.io/v2`…), if any. */
+export function aggregatedDiscoveryVersion(accept: string | undefined): string | undefined {
+  for (const range of (accept ?? '').split(',')) {
+    const [type, ...params] = range.split(';').map((x) => x.trim());
+    const p = Object.fromEntries(params.map((x) => x.split('=') as [string, string]));
+    if (type === 'application/json' && !p['as']) return undefined;
+    if (type === 'application/json' && p['as'] === 'APIGroupDiscoveryList' && p['g'] === 'apidiscovery.k8s.io' && (p['v'] === 'v2' || p['v'] === 'v2beta1'))
+      return `apidiscovery.k8s.io/${p['v']}`;
+  }
+  return undefined;
+}
+
+/**
+ * Aggregated discovery (`/api` or `/apis` answered as one APIGroupDiscoveryList): every group with
+ * its versions, resources, scopes, verbs and subresources, in one response.
+ */
+export function aggregatedDiscovery(types: readonly ResourceType[], legacy: boolean, apiVersion: string): object {
+  const groups = groupVersions(types).filter((g) => (g.group === '') === legacy);
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion,
+    metadata: {},
+    items: groups.map((g) => ({
+      metadata: { ...(g.group ? { name: g.group } : {}), creationTimestamp: null },
+      versions: g.versions.map((version) => ({
+        version,
+        resources: types
+          .filter((t) => t.group === g.group && t.version === version)
+          .sort((a, b) => (a.plural < b.plural ? -1 : 1))
+          .map((t) => ({
+            resource: t.plural,
+            responseKind: { group: t.group, version: t.version, kind: t.kind },
+            scope: t.namespaced ? 'Namespaced' : 'Cluster',
+            singularResource: t.singular,
+            verbs: VERBS,
+            ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
+            ...(t.categories.length ? { categories: t.categories } : {}),
+            ...(t.status || t.scale
+              ? {
+                  subresources: [
+                    ...(t.scale ? [{ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] }] : []),
+                    ...(t.status ? [{ subresource: 'status', responseKind: { group: t.group, version: t.version, kind: t.kind }, verbs: ['get', 'patch', 'update'] }] : []),
+                  ],
+                }
+              : {}),
+          })),
+        freshness: 'Current',
+      })),
+    })),
+  };
+}

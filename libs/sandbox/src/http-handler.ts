@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../ssa-engine/src/index.js';
 import { ApiError, badRequest } from './api-error.js';
 import { Cluster, PATCH_CONTENT_TYPES, parseJson, type ObjectRef, type WriteOptions } from './cluster.js';
-import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { aggregatedDiscovery, aggregatedDiscoveryVersion, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { ResourceVersionTooOldError, type StoreEvent } from './object-store.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode-protobuf.js';
 import { tableVersion, toTable } from './table.js';
@@ -112,7 +112,7 @@ function acceptsJson(accept: string | undefined): boolean {
   if (!accept) return true;
   return accept.split(',').some((range) => {
     const [type, ...params] = range.split(';').map((x) => x.trim().toLowerCase());
-    if (params.some((p) => p.startsWith('as=') && p !== 'as=table')) return false;
+    if (params.some((p) => p.startsWith('as=') && p !== 'as=table' && p !== 'as=apigroupdiscoverylist')) return false;
     return type === 'application/json' || type === '*/*' || type === 'application/*' || type === '';
   });
 }
@@ -168,8 +168,17 @@ export class HttpHandler {
         res.end('ok');
         return;
       }
-      if (p === '/api') return send(res, 200, apiVersions(this.opts.serverAddress()));
-      if (p === '/apis') return send(res, 200, apiGroupList(this.cluster.resources()));
+      if (p === '/api' || p === '/apis') {
+        const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+        if (aggregated) {
+          const text = JSON.stringify(aggregatedDiscovery(this.cluster.resources(), p === '/api', aggregated));
+          const [, v] = aggregated.split('/');
+          res.writeHead(200, { 'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`, 'Content-Length': Buffer.byteLength(text), Vary: 'Accept' });
+          res.end(text);
+          return;
+        }
+        return send(res, 200, p === '/api' ? apiVersions(this.opts.serverAddress()) : apiGroupList(this.cluster.resources()));
+      }
       if (segs[0] === 'apis' && segs.length === 2) {
         const g = apiGroupDoc(this.cluster.resources(), segs[1]!);
         if (g) return send(res, 200, g);

@@ -60,6 +60,21 @@ describe('sandbox over HTTP', () => {
       expect(core.resources.find((r: any) => r.name === 'pods')).toMatchObject({ kind: 'Pod', namespaced: true, shortNames: ['po'] });
     });
 
+    it('serves aggregated discovery to clients that ask for it (kubectl 1.32 does)', async () => {
+      const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+      const res = await fetch(`${sb.url}/apis`, { headers: { Accept: accept } });
+      expect(res.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+      const doc = (await res.json()) as any;
+      expect(doc.kind).toBe('APIGroupDiscoveryList');
+      const apps = doc.items.find((g: any) => g.metadata.name === 'apps');
+      const deployments = apps.versions[0].resources.find((r: any) => r.resource === 'deployments');
+      expect(deployments).toMatchObject({ responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, scope: 'Namespaced', shortNames: ['deploy'] });
+      expect(deployments.subresources.map((r: any) => r.subresource)).toEqual(['scale', 'status']);
+      const core = (await (await fetch(`${sb.url}/api`, { headers: { Accept: accept } })).json()) as any;
+      expect(core.items).toHaveLength(1);
+      expect(core.items[0].versions[0].version).toBe('v1');
+    });
+
     it('publishes OpenAPI v3 per group-version with patch operations kubectl checks for fieldValidation', async () => {
       const index = (await (await fetch(`${sb.url}/openapi/v3`)).json()) as any;
       const doc = (await (await fetch(`${sb.url}${index.paths['apis/apps/v1'].serverRelativeURL}`)).json()) as any;
