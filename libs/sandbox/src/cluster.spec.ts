@@ -26,6 +26,13 @@ describe('Cluster', () => {
   const deps = (cl: Cluster) => cl.resourceFor('apps', 'v1', 'deployments')!;
   const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } } };
 
+  it('takes a missing apiVersion and kind from the endpoint (as @kubernetes/client-node sends creates)', () => {
+    const cl = c();
+    const out = cl.create(cms(cl), 'default', { metadata: { name: 'a' }, data: { k: 'v' } }, { userAgent: 'node-fetch/1.0' }) as any;
+    expect(out.kind).toBe('ConfigMap');
+    expect(out.metadata.managedFields[0].manager).toBe('node-fetch');
+  });
+
   it('starts with the default namespaces, owned by kube-apiserver', () => {
     const cl = c();
     const ns = cl.list(cl.resourceFor('', 'v1', 'namespaces')!, undefined).items;

@@ -444,6 +444,9 @@ export class Cluster {
   private decodeBody(rt: ResourceType, body: unknown): Obj {
     if (!isObject(body)) throw badRequest('the body of the request was not a JSON object');
     const obj = structuredClone(body);
+    // The decoder takes a missing apiVersion or kind from the endpoint.
+    obj['apiVersion'] ??= rt.apiVersion;
+    obj['kind'] ??= rt.kind;
     if (obj['apiVersion'] !== rt.apiVersion || obj['kind'] !== rt.kind) {
       if (obj['kind'] !== undefined && obj['kind'] !== rt.kind && obj['apiVersion'] === rt.apiVersion)
         throw badRequest(`the kind in the data (${String(obj['kind'])}) does not match the expected kind (${rt.kind})`);
