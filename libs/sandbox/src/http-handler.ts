@@ -199,6 +199,11 @@ export class HttpHandler {
         }
       }
     }
+    // Not Kubernetes: lets a test that runs the sandbox in another process make old resourceVersions expire.
+    if (method === 'POST' && p === '/sandbox/compact') {
+      this.cluster.store.compact();
+      return send(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', message: `compacted through ${this.cluster.store.resourceVersion}`, code: 200 });
+    }
     const rp = parseResourcePath(segs);
     if (!rp) throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
     const rt = this.cluster.resourceFor(rp.group, rp.version, rp.plural);
