@@ -158,7 +158,12 @@ export class HttpHandler {
     if (!acceptsJson(req.headers.accept))
       throw new ApiError('NotAcceptable', `only the following media types are accepted: application/json`);
     const url = new URL(req.url ?? '/', 'http://sandbox');
-    const segs = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    let segs: string[];
+    try {
+      segs = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    } catch {
+      throw badRequest(`malformed URL path: ${url.pathname}`);
+    }
     const method = req.method ?? 'GET';
     const p = url.pathname.replace(/\/+$/, '') || '/';
     if (method === 'GET') {

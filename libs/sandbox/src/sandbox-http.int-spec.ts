@@ -191,6 +191,9 @@ describe('sandbox over HTTP', () => {
       const dup = await post(cm('a'));
       expect(dup.status).toBe(409);
       expect(((await dup.json()) as any).reason).toBe('AlreadyExists');
+      expect((await fetch(`${base()}/%E0%A4%A`)).status).toBe(400);
+      expect((await fetch(`${sb.url}/apis/nope/v1/things`)).status).toBe(404);
+      expect((await fetch(`${base()}/a/b/c/d`)).status).toBe(404);
       const bad = await fetch(base(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"apiVersion":' });
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as any).reason).toBe('BadRequest');
