@@ -1,4 +1,7 @@
-import { itWithKubectl, KubectlSandbox, owners } from './kubectl.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { itWithKubectl, KubectlSandbox, owners } from '../../testing/src/kubectl-sandbox.js';
 
 const any = itWithKubectl(18, 'server-side apply');
 
@@ -159,9 +162,8 @@ describe('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(created['f:spec']['f:replicas']).toEqual({});
     expect(created['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"nginx"}']).toMatchObject({ 'f:image': {}, 'f:imagePullPolicy': {}, 'f:terminationMessagePath': {} });
 
-    const dir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'editor-'));
-    const editor = `${dir}/editor.sh`;
-    (await import('node:fs')).writeFileSync(editor, '#!/bin/sh\nsed -i "s/replicas: 1/replicas: 4/" "$1"\n', { mode: 0o755 });
+    const editor = join(mkdtempSync(join(tmpdir(), 'editor-')), 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/replicas: 1/replicas: 4/" "$1"\n', { mode: 0o755 });
     expect(await k.ok(['edit', 'deployment', 'web'], { env: { EDITOR: editor, KUBE_EDITOR: editor } })).toBe('deployment.apps/web edited\n');
     expect(await k.ok(['label', 'deployment', 'web', 'tier=web'])).toBe('deployment.apps/web labeled\n');
     expect(await k.ok(['annotate', 'deployment', 'web', 'note=hi'])).toBe('deployment.apps/web annotated\n');
