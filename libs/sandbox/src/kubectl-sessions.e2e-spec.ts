@@ -155,6 +155,58 @@ describe('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(d.metadata['annotations']['kubectl.kubernetes.io/last-applied-configuration']).toContain('"replicas":2');
   });
 
+  any('client-side apply sends strategic merge patches ($setElementOrder, deletions by merge key) that land as on a real cluster', async () => {
+    const v1 = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: csa, labels: {a: "1"}}
+spec:
+  replicas: 2
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 2}}
+  selector: {matchLabels: {app: csa}}
+  template:
+    metadata: {labels: {app: csa}}
+    spec:
+      containers:
+      - {name: a, image: "a:1", env: [{name: EX, value: "1"}, {name: WY, value: "2"}], ports: [{containerPort: 80}]}
+      - {name: b, image: "b:1"}
+      volumes: [{name: v, emptyDir: {}}]
+`;
+    const v2 = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: csa}
+spec:
+  replicas: 3
+  strategy: {type: Recreate}
+  selector: {matchLabels: {app: csa}}
+  template:
+    metadata: {labels: {app: csa}}
+    spec:
+      containers:
+      - {name: b, image: "b:2"}
+      - {name: a, image: "a:1", env: [{name: WY, value: "3"}], ports: [{containerPort: 80}, {containerPort: 81, protocol: UDP}]}
+      volumes: [{name: w, configMap: {name: cm}}]
+`;
+    await k.ok(['apply', '-f', '-'], { input: v1 });
+    expect(await k.ok(['apply', '-f', '-'], { input: v2 })).toBe('deployment.apps/csa configured\n');
+    const d = await k.getJson('deployment', 'csa');
+    expect(d.metadata['labels']).toBeUndefined();
+    expect(d['spec'].replicas).toBe(3);
+    expect(d['spec'].strategy).toEqual({ type: 'Recreate' });
+    const pod = d['spec'].template.spec;
+    expect(pod.containers.map((c: any) => `${c.name}=${c.image}`)).toEqual(['b=b:2', 'a=a:1']);
+    expect(pod.containers[1].env).toEqual([{ name: 'WY', value: '3' }]);
+    expect(pod.containers[1].ports).toEqual([
+      { containerPort: 80, protocol: 'TCP' },
+      { containerPort: 81, protocol: 'UDP' },
+    ]);
+    expect(pod.volumes).toEqual([{ name: 'w', configMap: { name: 'cm', defaultMode: 420 } }]);
+    const csa = JSON.stringify(owners(d)['kubectl-client-side-apply/Update']);
+    expect(csa).toContain('"k:{\\"containerPort\\":81,\\"protocol\\":\\"UDP\\"}"');
+    expect(csa).toContain('"k:{\\"name\\":\\"w\\"}"');
+    expect(csa).not.toContain('"k:{\\"name\\":\\"EX\\"}"');
+    expect(csa).not.toContain('f:rollingUpdate');
+  });
+
   any('5: create deployment, edit, label, annotate, delete and get -w leave the managers a real apiserver leaves', async () => {
     expect(await k.ok(['create', 'deployment', 'web', '--image=nginx:1.25'])).toBe('deployment.apps/web created\n');
     let d = await k.getJson('deployment', 'web');
