@@ -305,7 +305,11 @@ describe('sandbox over HTTP', () => {
     it('deleting a namespace deletes what is in it', async () => {
       await fetch(`${sb.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tmp' } }) });
       await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm('x')) });
+      const events: string[] = [];
+      const stop = sb.cluster.watch(sb.cluster.resourceFor('', 'v1', 'namespaces')!, undefined, undefined, (e) => events.push(`${e.type} ${(e.object['status'] as any)?.phase}`));
       await fetch(`${sb.url}/api/v1/namespaces/tmp`, { method: 'DELETE' });
+      stop();
+      expect(events).toEqual(['MODIFIED Terminating', 'DELETED Terminating']);
       expect((await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps/x`)).status).toBe(404);
       expect((await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm('y')) })).status).toBe(404);
     });
