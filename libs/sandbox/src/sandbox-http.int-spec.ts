@@ -405,6 +405,10 @@ describe('custom resources', () => {
       expect(p.spec.replicas).toBe(5);
       expect(p.metadata.managedFields.find((e: any) => e.manager === 'hpa')).toMatchObject({ operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
       expect(p.metadata.managedFields.find((e: any) => e.manager === 'op')).toBeUndefined();
+      const view = (await (await fetch(`${url}/p/scale`)).json()) as any;
+      expect(view.metadata.managedFields).toEqual([
+        { manager: 'hpa', operation: 'Update', apiVersion: 'autoscaling/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+      ]);
     } finally {
       await sb.close();
     }
