@@ -273,8 +273,17 @@ describe('sandbox over HTTP', () => {
       expect(d.spec.replicas).toBe(2);
       expect(d.status.replicas).toBe(2);
       expect(d.metadata.managedFields.find((e: any) => e.manager === 'ctrl')).toMatchObject({ operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
+      const applied = await fetch(`${deployments()}/web/status?fieldManager=ctrl2&force=true`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+        body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 9}\nstatus: {replicas: 3}\n',
+      });
+      expect(applied.status).toBe(200);
+      d = (await applied.json()) as any;
+      expect([d.spec.replicas, d.status.replicas]).toEqual([2, 3]);
+      expect(d.metadata.managedFields.find((e: any) => e.manager === 'ctrl2')).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
       const scale = (await (await fetch(`${deployments()}/web/scale`)).json()) as any;
-      expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=web' } });
+      expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 }, status: { replicas: 3, selector: 'app=web' } });
     });
 
     it('deleting an owner deletes its dependents; Orphan keeps them without the reference', async () => {
