@@ -217,16 +217,21 @@ spec:
     const editor = join(mkdtempSync(join(tmpdir(), 'editor-')), 'editor.sh');
     writeFileSync(editor, '#!/bin/sh\nsed -i "s/replicas: 1/replicas: 4/" "$1"\n', { mode: 0o755 });
     expect(await k.ok(['edit', 'deployment', 'web'], { env: { EDITOR: editor, KUBE_EDITOR: editor } })).toBe('deployment.apps/web edited\n');
+    expect(await k.ok(['patch', 'deployment', 'web', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.26"}]}}}}'])).toBe(
+      'deployment.apps/web patched\n',
+    );
     expect(await k.ok(['label', 'deployment', 'web', 'tier=web'])).toBe('deployment.apps/web labeled\n');
     expect(await k.ok(['annotate', 'deployment', 'web', 'note=hi'])).toBe('deployment.apps/web annotated\n');
     d = await k.getJson('deployment', 'web');
     expect(d['spec'].replicas).toBe(4);
     const o = owners(d);
     expect(o['kubectl-edit/Update']).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    expect(o['kubectl-patch/Update']).toEqual({ 'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { 'f:image': {} } } } } } });
+    expect(d['spec'].template.spec.containers[0].image).toBe('nginx:1.26');
     expect(o['kubectl-label/Update']).toEqual({ 'f:metadata': { 'f:labels': { 'f:tier': {} } } });
     expect(o['kubectl-annotate/Update']).toEqual({ 'f:metadata': { 'f:annotations': { '.': {}, 'f:note': {} } } });
     expect(JSON.stringify(o['kubectl-create/Update'])).not.toContain('f:replicas');
-    expect(d.metadata['generation']).toBe(2);
+    expect(d.metadata['generation']).toBe(3);
 
     const watch = k.kubectl(['get', 'configmaps', '-w', '--request-timeout=4s', '-o', 'name']);
     await new Promise((r) => setTimeout(r, 1000));
