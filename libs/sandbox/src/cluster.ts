@@ -319,6 +319,9 @@ export class Cluster {
     const key = resourceKey(rt);
     const live = this.store.get(key, ref.namespace, ref.name);
     if (!live && subresource !== '') throw notFound(this.target(rt, ref.name));
+    // A resourceVersion in the applied config is a precondition, as on any write.
+    if (live && typeof cmd['resourceVersion'] === 'string' && cmd['resourceVersion'] !== '' && cmd['resourceVersion'] !== metaOf(live)['resourceVersion'])
+      throw conflict(this.target(rt, ref.name), 'the object has been modified; please apply your changes to the latest version and try again');
     const manager = opts.fieldManager!;
     const fm = this.fieldManager(rt, subresource);
     if (!live) {
