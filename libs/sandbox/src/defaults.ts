@@ -140,9 +140,13 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
       return;
     case 'batch/v1/Job':
       if (!spec) return;
+      dflt(spec, 'parallelism', 1);
+      dflt(spec, 'completions', 1);
       dflt(spec, 'backoffLimit', 6);
       dflt(spec, 'completionMode', 'NonIndexed');
       dflt(spec, 'suspend', false);
+      dflt(spec, 'manualSelector', false);
+      dflt(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
       defaultTemplate(spec);
       return;
     case 'batch/v1/CronJob':
