@@ -1,4 +1,5 @@
 // npm run bench:ingest -- [--objects 100000] [--rounds 2] [--workers 2] [--shards 4] [--batch 500]
+// BENCH_CPU_PROF=/tmp/prof npm run bench:ingest … also writes one CPU profile per worker process.
 //
 // A synthetic observation stream (Deployments with ~2 KiB of managedFields; after the first round,
 // 30 % of observations are time-only changes) goes through the real pipeline: IngestProducer →
@@ -83,7 +84,9 @@ async function main() {
     const { NODE_OPTIONS: _n, ...inherited } = process.env;
     const up: Promise<void>[] = [];
     for (let w = 0; w < workers; w++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/main.ts', 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each worker there (read it in Chrome DevTools).
+      const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+      const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'apps/main.ts', 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(child);
       // Wait for "worker consuming"; pass warnings and errors through.
       up.push(new Promise((resolve) => {
