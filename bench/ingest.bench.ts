@@ -57,6 +57,16 @@ function* stream(): Generator<Observation[]> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+
 const peakRssMiB = (pid: number) => {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -99,6 +109,9 @@ async function main() {
       }));
     }
     await Promise.all(up);
+    // CPU is counted from here, so the workers' start-up (loading TypeScript through tsx) is left out.
+    const cpuAtStart = children.map((c) => cpuSeconds(c.pid!));
+    const benchCpuAtStart = process.cpuUsage();
     const started = Date.now();
     let enqueued = 0;
     let lastLog = 0;
@@ -125,6 +138,8 @@ async function main() {
     }
     const seconds = (Date.now() - started) / 1000;
     const workerRss = children.map((c) => peakRssMiB(c.pid!));
+    const workerCpu = children.reduce((sum, c, i) => sum + cpuSeconds(c.pid!) - cpuAtStart[i]!, 0);
+    const benchCpu = process.cpuUsage(benchCpuAtStart);
     const events = await count(`SELECT count(*) AS n FROM events`);
     const lag = (await db.query(`SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM recorded_at - observed_at)) AS p FROM events`)).rows[0].p as number[];
     const sizes = (await db.query(`
@@ -164,6 +179,11 @@ async function main() {
         blobs: Math.round(bytes.blobs / events),
         observationsSeen: Math.round(bytes.seen / events),
         objects: Math.round(bytes.objects / events),
+      },
+      // Less sensitive to the machine's load than the rates: CPU time per observation, workers summed.
+      cpuMicrosecondsPerObservation: {
+        workers: Math.round((workerCpu * 1e6) / total),
+        producer: Math.round((benchCpu.user + benchCpu.system) / total),
       },
       heapMiB: { bench: Math.round(process.memoryUsage().heapUsed / 2 ** 20), workerPeakRssMiB: workerRss },
       copy: { rows: events, seconds: Number(copySeconds.toFixed(2)), rowsPerSecond: Math.round(events / copySeconds) },
