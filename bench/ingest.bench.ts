@@ -1,4 +1,5 @@
-// npm run bench:ingest -- [--objects 100000] [--rounds 2] [--workers 2] [--shards 4] [--batch 500]
+// npm run bench:ingest -- [--objects 100000] [--rounds 2] [--workers 2] [--shards 4] [--batch 500] [--chunk 2000]
+// (--chunk: observations per producer call, split over the shards and cut into jobs of at most --batch)
 // BENCH_CPU_PROF=/tmp/prof npm run bench:ingest … also writes one CPU profile per worker process.
 //
 // A synthetic observation stream (Deployments with ~2 KiB of managedFields; after the first round,
@@ -25,6 +26,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     shards: { type: 'string', default: '4' },
     batch: { type: 'string', default: '500' },
+    chunk: { type: 'string', default: '2000' },
   },
 });
 const objects = Number(args.objects);
@@ -38,7 +40,7 @@ const timeOnly = (i: number, round: number) => round > 0 && ((i * 2654435761 + r
 
 function* stream(): Generator<Observation[]> {
   const state = new Int32Array(objects); // replicas per object
-  const chunk = 2000;
+  const chunk = Number(args.chunk);
   for (let round = 0; round <= rounds; round++) {
     for (let start = 0; start < objects; start += chunk) {
       const out: Observation[] = [];
@@ -77,7 +79,7 @@ const peakRssMiB = (pid: number) => {
 };
 
 async function main() {
-  log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch}`);
+  log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch} chunk=${args.chunk}`);
   const ctx = await createTestContext('bench');
   const env = ctx.env({ INGEST_SHARDS: args.shards!, INGEST_BATCH_SIZE: args.batch!, LOG_LEVEL: 'info', NODE_ENV: 'production' });
   const config = ctx.config(env);
