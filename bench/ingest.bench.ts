@@ -1,4 +1,6 @@
-// npm run bench:ingest -- [--objects 100000] [--rounds 2] [--workers 2] [--shards 4] [--batch 500]
+// npm run bench:ingest -- [--objects 100000] [--rounds 2] [--workers 2] [--shards 4] [--batch 500] [--chunk 2000]
+// (--chunk: observations per producer call, split over the shards and cut into jobs of at most --batch)
+// BENCH_CPU_PROF=/tmp/prof npm run bench:ingest … also writes one CPU profile per worker process.
 //
 // A synthetic observation stream (Deployments with ~2 KiB of managedFields; after the first round,
 // 30 % of observations are time-only changes) goes through the real pipeline: IngestProducer →
@@ -24,6 +26,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     shards: { type: 'string', default: '4' },
     batch: { type: 'string', default: '500' },
+    chunk: { type: 'string', default: '2000' },
   },
 });
 const objects = Number(args.objects);
@@ -37,7 +40,7 @@ const timeOnly = (i: number, round: number) => round > 0 && ((i * 2654435761 + r
 
 function* stream(): Generator<Observation[]> {
   const state = new Int32Array(objects); // replicas per object
-  const chunk = 2000;
+  const chunk = Number(args.chunk);
   for (let round = 0; round <= rounds; round++) {
     for (let start = 0; start < objects; start += chunk) {
       const out: Observation[] = [];
@@ -56,6 +59,16 @@ function* stream(): Generator<Observation[]> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+};
+
 const peakRssMiB = (pid: number) => {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -66,7 +79,7 @@ const peakRssMiB = (pid: number) => {
 };
 
 async function main() {
-  log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch}`);
+  log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch} chunk=${args.chunk}`);
   const ctx = await createTestContext('bench');
   const env = ctx.env({ INGEST_SHARDS: args.shards!, INGEST_BATCH_SIZE: args.batch!, LOG_LEVEL: 'info', NODE_ENV: 'production' });
   const config = ctx.config(env);
@@ -83,7 +96,9 @@ async function main() {
     const { NODE_OPTIONS: _n, ...inherited } = process.env;
     const up: Promise<void>[] = [];
     for (let w = 0; w < workers; w++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/main.ts', 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each worker there (read it in Chrome DevTools).
+      const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+      const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'apps/main.ts', 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(child);
       // Wait for "worker consuming"; pass warnings and errors through.
       up.push(new Promise((resolve) => {
@@ -96,6 +111,9 @@ async function main() {
       }));
     }
     await Promise.all(up);
+    // CPU is counted from here, so the workers' start-up (loading TypeScript through tsx) is left out.
+    const cpuAtStart = children.map((c) => cpuSeconds(c.pid!));
+    const benchCpuAtStart = process.cpuUsage();
     const started = Date.now();
     let enqueued = 0;
     let lastLog = 0;
@@ -122,6 +140,8 @@ async function main() {
     }
     const seconds = (Date.now() - started) / 1000;
     const workerRss = children.map((c) => peakRssMiB(c.pid!));
+    const workerCpu = children.reduce((sum, c, i) => sum + cpuSeconds(c.pid!) - cpuAtStart[i]!, 0);
+    const benchCpu = process.cpuUsage(benchCpuAtStart);
     const events = await count(`SELECT count(*) AS n FROM events`);
     const lag = (await db.query(`SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY extract(epoch FROM recorded_at - observed_at)) AS p FROM events`)).rows[0].p as number[];
     const sizes = (await db.query(`
@@ -161,6 +181,11 @@ async function main() {
         blobs: Math.round(bytes.blobs / events),
         observationsSeen: Math.round(bytes.seen / events),
         objects: Math.round(bytes.objects / events),
+      },
+      // Less sensitive to the machine's load than the rates: CPU time per observation, workers summed.
+      cpuMicrosecondsPerObservation: {
+        workers: Math.round((workerCpu * 1e6) / total),
+        producer: Math.round((benchCpu.user + benchCpu.system) / total),
       },
       heapMiB: { bench: Math.round(process.memoryUsage().heapUsed / 2 ** 20), workerPeakRssMiB: workerRss },
       copy: { rows: events, seconds: Number(copySeconds.toFixed(2)), rowsPerSecond: Math.round(events / copySeconds) },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { observationSchema } from '../../common/src/index.js';
+import { observationSchema, toObservation, type Observation } from '../../common/src/index.js';
 import type { JobName } from './queue.constants.js';
 
 const objectRef = z.object({ cluster: z.string().min(1), uid: z.string().min(1) });
@@ -22,7 +22,25 @@ export class InvalidJobPayloadError extends Error {
   }
 }
 
+/** The ingest payload through {@link toObservation}, or null when anything fails (then zod decides and words it). */
+function fastIngestPayload(data: unknown): { observations: Observation[] } | null {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const list = (data as { observations?: unknown }).observations;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  const observations: Observation[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const o = toObservation(list[i]);
+    if (o === null) return null;
+    observations[i] = o;
+  }
+  return { observations };
+}
+
 export function parsePayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {
+  if (name === 'ingest-observations') {
+    const fast = fastIngestPayload(data);
+    if (fast !== null) return fast as JobPayload<N>;
+  }
   const r = jobPayloadSchemas[name].safeParse(data);
   if (!r.success) throw new InvalidJobPayloadError(name, r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   return r.data as JobPayload<N>;

@@ -5,6 +5,10 @@ import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { encodeBody, type Body } from '../ingest/body.util.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
+import { fixedSlice, packBytes, packedSlice } from '../ingest/packed-bytes.util.js';
+
+const HASH_BYTES = 32;
+const NO_HASH = Buffer.alloc(HASH_BYTES);
 
 /** An object touched by an append, with the global sequence of its newest stored event. */
 export interface AffectedObject {
@@ -107,7 +111,10 @@ export class EventAppender {
       const full = tip.body === null || tip.sinceSnapshot + 1 >= this.capture.bodySnapshotEvery;
       const encoded = encodeBody(tip.body, p.body, full);
       const bodyBlob = blobOf(encoded.json);
-      for (const b of [...p.managedFields.entries, p.managedFields.list, bodyBlob]) blobs.set(b.hash.toString('hex'), b);
+      // latin1 keys: a cheap 1:1 string of the hash bytes (hex costs twice the characters).
+      for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
+      blobs.set(p.managedFields.list.hash.toString('latin1'), p.managedFields.list);
+      blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
       rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding });
       tip.fieldsHash = fieldsHash;
       tip.valuesHash = p.valuesHash;
@@ -171,9 +178,11 @@ export class EventAppender {
     );
     const rows: {
       id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null;
-      last_values_hash: Buffer | null; tip_body: Buffer | null; events_since_snapshot: number; deleted_at: Date | null;
+      last_values_hash: Buffer | null; tip_body: string | null; events_since_snapshot: number; deleted_at: Date | null;
     }[] = await q.query(
-      `SELECT o.id, o.cluster_id, o.uid, o.last_seq, o.last_fields_hash, o.last_values_hash, o.tip_body, o.events_since_snapshot, o.deleted_at
+      // The tip body as text: JSON.parse takes it as is (a bytea comes back as hex to decode first).
+      `SELECT o.id, o.cluster_id, o.uid, o.last_seq, o.last_fields_hash, o.last_values_hash,
+              convert_from(o.tip_body, 'UTF8') AS tip_body, o.events_since_snapshot, o.deleted_at
        FROM objects o JOIN unnest($1::int[], $2::text[]) AS k(c, u) ON o.cluster_id = k.c AND o.uid = k.u
        ORDER BY o.id
        FOR UPDATE OF o`,
@@ -187,7 +196,7 @@ export class EventAppender {
       const { p, first, last } = latest.get(k)!;
       tips.set(k, {
         objectId: String(r.id), cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-        valuesHash: r.last_values_hash, body: r.tip_body ? (JSON.parse(r.tip_body.toString('utf8')) as Body) : null,
+        valuesHash: r.last_values_hash, body: r.tip_body !== null ? (JSON.parse(r.tip_body) as Body) : null,
         sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
         identity: { apiVersion: p.observation.resource.version, namespace: p.observation.object.metadata.namespace ?? '', name: p.observation.object.metadata.name, first, last },
       });
@@ -216,9 +225,14 @@ export class EventAppender {
   private async insertBlobs(q: QueryRunner, blobs: Blob[]): Promise<void> {
     if (blobs.length === 0) return;
     blobs.sort((a, b) => a.hash.compare(b.hash));
+    const bytes = packBytes(blobs.map((b) => b.json));
     await q.query(
-      `INSERT INTO blobs (hash, bytes) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING`,
-      [blobs.map((b) => b.hash), blobs.map((b) => b.bytes)],
+      `INSERT INTO blobs (hash, bytes)
+       SELECT ${fixedSlice('$1::bytea', 'x.i', HASH_BYTES)}, ${packedSlice('$2::bytea', 'x.s', 'x.l')}
+       FROM unnest($3::int[], $4::int[]) WITH ORDINALITY AS x(s, l, i)
+       ORDER BY x.i
+       ON CONFLICT (hash) DO NOTHING`,
+      [Buffer.concat(blobs.map((b) => b.hash)), bytes.bytes, bytes.starts, bytes.lengths],
     );
   }
 
@@ -227,10 +241,10 @@ export class EventAppender {
     const returned: { seq: string }[] = await q.query(
       `INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at,
                            managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding)
-       SELECT o, rv, av, et, s, oa, mf, mt, vh, bh, be
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
-                   $7::bytea[], $8::jsonb[], $9::bytea[], $10::bytea[], $11::text[])
-         WITH ORDINALITY AS x(o, rv, av, et, s, oa, mf, mt, vh, bh, be, ord)
+       SELECT o, rv, av, et, s, oa, ${fixedSlice('$7::bytea', 'ord', HASH_BYTES)}, mt,
+              ${fixedSlice('$9::bytea', 'ord', HASH_BYTES)}, ${fixedSlice('$10::bytea', 'ord', HASH_BYTES)}, be
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $8::jsonb[], $11::text[])
+         WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, ord)
        ORDER BY ord
        RETURNING seq`,
       [
@@ -240,10 +254,10 @@ export class EventAppender {
         rows.map((r) => r.p.observation.type),
         rows.map((r) => r.p.observation.source),
         rows.map((r) => r.p.observation.observedAt),
-        rows.map((r) => r.p.managedFields.list.hash),
+        Buffer.concat(rows.map((r) => r.p.managedFields.list.hash)),
         rows.map((r) => JSON.stringify(r.p.managedFields.times)),
-        rows.map((r) => r.p.valuesHash),
-        rows.map((r) => r.bodyHash),
+        Buffer.concat(rows.map((r) => r.p.valuesHash)),
+        Buffer.concat(rows.map((r) => r.bodyHash)),
         rows.map((r) => r.bodyEncoding),
       ],
     );
@@ -255,27 +269,29 @@ export class EventAppender {
   /** One write per object and batch: identity, times and (for objects with new events) the tip. */
   private async updateTips(q: QueryRunner, tips: Tip[]): Promise<void> {
     if (tips.length === 0) return;
+    const bodies = packBytes(tips.map((t) => (t.touched ? JSON.stringify(t.body) : null)));
     await q.query(
       `UPDATE objects o SET
          api_version = u.av, namespace = u.ns, name = u.n,
          first_seen_at = LEAST(o.first_seen_at, u.f), last_seen_at = GREATEST(o.last_seen_at, u.l),
          last_seq = CASE WHEN u.touched THEN u.seq ELSE o.last_seq END,
-         last_fields_hash = CASE WHEN u.touched THEN u.fh ELSE o.last_fields_hash END,
-         last_values_hash = CASE WHEN u.touched THEN u.vh ELSE o.last_values_hash END,
-         tip_body = CASE WHEN u.touched THEN u.body ELSE o.tip_body END,
+         last_fields_hash = CASE WHEN u.touched THEN ${fixedSlice('$4::bytea', 'u.i', HASH_BYTES)} ELSE o.last_fields_hash END,
+         last_values_hash = CASE WHEN u.touched THEN ${fixedSlice('$5::bytea', 'u.i', HASH_BYTES)} ELSE o.last_values_hash END,
+         tip_body = CASE WHEN u.touched THEN ${packedSlice('$6::bytea', 'u.bs', 'u.bl')} ELSE o.tip_body END,
          events_since_snapshot = CASE WHEN u.touched THEN u.n_since ELSE o.events_since_snapshot END,
          deleted_at = CASE WHEN u.touched THEN u.deleted_at ELSE o.deleted_at END
-       FROM unnest($1::bigint[], $2::bool[], $3::bigint[], $4::bytea[], $5::bytea[], $6::bytea[], $7::int[], $8::timestamptz[],
+       FROM unnest($1::bigint[], $2::bool[], $3::bigint[], $14::int[], $15::int[], $7::int[], $8::timestamptz[],
                    $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[])
-         AS u(id, touched, seq, fh, vh, body, n_since, deleted_at, av, ns, n, f, l)
+         WITH ORDINALITY AS u(id, touched, seq, bs, bl, n_since, deleted_at, av, ns, n, f, l, i)
        WHERE o.id = u.id`,
       [
         tips.map((t) => t.objectId),
         tips.map((t) => t.touched),
         tips.map((t) => (t.touched ? t.lastSeq : null)),
-        tips.map((t) => (t.touched ? t.fieldsHash : null)),
-        tips.map((t) => (t.touched ? t.valuesHash : null)),
-        tips.map((t) => (t.touched ? Buffer.from(JSON.stringify(t.body), 'utf8') : null)),
+        // Untouched tips keep their columns (the CASEs above): zeros hold their places in the packed hashes.
+        Buffer.concat(tips.map((t) => (t.touched ? t.fieldsHash! : NO_HASH))),
+        Buffer.concat(tips.map((t) => (t.touched ? t.valuesHash! : NO_HASH))),
+        bodies.bytes,
         tips.map((t) => t.sinceSnapshot),
         tips.map((t) => t.deletedAt),
         tips.map((t) => t.identity.apiVersion),
@@ -283,6 +299,8 @@ export class EventAppender {
         tips.map((t) => t.identity.name),
         tips.map((t) => t.identity.first),
         tips.map((t) => t.identity.last),
+        bodies.starts,
+        bodies.lengths,
       ],
     );
   }

@@ -14,15 +14,24 @@ export function storedBody(object: KubeObject): Body {
 /** Encodes a body as a full snapshot or as an RFC 6902 patch against the previous body. */
 export function encodeBody(previous: Body | null, next: Body, full: boolean): { encoding: BodyEncoding; json: string } {
   if (full || previous === null) return { encoding: 'full', json: JSON.stringify(next) };
-  return { encoding: 'json-patch', json: JSON.stringify(diffJson(previous, next)) };
+  const patch = diffJson(previous, next);
+  const json = JSON.stringify(patch);
+  // A patch cannot carry a "__proto__" key through applyPatch (it would be dropped or set a prototype),
+  // nor replace the root: store those bodies whole (JSON.parse keeps "__proto__" as a plain key).
+  if (json.includes('"__proto__"') || patch.some((op) => op.path === '')) return { encoding: 'full', json: JSON.stringify(next) };
+  return { encoding: 'json-patch', json };
 }
 
 /** Rebuilds a body from its last full snapshot and the patches after it (oldest first). */
 export function decodeBody(parts: readonly { encoding: BodyEncoding; json: string }[]): Body {
   const [first, ...rest] = parts;
   if (!first || first.encoding !== 'full') throw new Error('a body chain must start with a full snapshot');
-  const body = JSON.parse(first.json) as Body;
+  let body = JSON.parse(first.json) as Body;
   for (const p of rest) {
+    if (p.encoding === 'full') {
+      body = JSON.parse(p.json) as Body;
+      continue;
+    }
     const errors = applyPatch(body, JSON.parse(p.json) as Operation[]).filter((e) => e !== null);
     if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
   }

@@ -35,6 +35,15 @@ describe('body encoding', () => {
     expect(b['metadata']).not.toHaveProperty('managedFields');
     expect(b['metadata']).not.toHaveProperty('resourceVersion');
   });
+  it('keeps "__proto__" and inherited names such as "constructor" as plain keys through a chain', () => {
+    const bodies = ['{"v":{}}', '{"v":{"__proto__":null}}', '{"v":{"__proto__":{"a":2}}}', '{"__proto__":1,"v":{}}', '{"v":{"constructor":1}}', '{"v":{}}']
+      .map((j) => JSON.parse(j) as Record<string, unknown>);
+    for (let n = 2; n <= bodies.length; n++) {
+      const chain = bodies.slice(0, n);
+      const parts = chain.map((b, i) => encodeBody(i === 0 ? null : chain[i - 1]!, b, i === 0));
+      expect(JSON.stringify(decodeBody(parts))).toBe(JSON.stringify(chain.at(-1)));
+    }
+  });
   it('rebuilds any chain of bodies from a snapshot and patches', () => {
     const json = fc.jsonValue({ maxDepth: 3 }).map((v) => ({ v }));
     fc.assert(

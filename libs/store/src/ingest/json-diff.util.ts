@@ -15,9 +15,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function diffJson(from: unknown, to: unknown, path = '', out: PatchOperation[] = []): PatchOperation[] {
   if (from === to) return out;
   if (isObject(from) && isObject(to)) {
-    for (const k of Object.keys(from)) if (!(k in to)) out.push({ op: 'remove', path: `${path}/${escape(k)}` });
+    // A patch that adds or replaces a "__proto__" key would set a prototype when applied: replace the
+    // whole object instead (its parsed value keeps the key as plain data).
+    if (Object.hasOwn(from, '__proto__') || Object.hasOwn(to, '__proto__')) {
+      out.push({ op: 'replace', path, value: to });
+      return out;
+    }
+    // Own keys only: `in` would also see inherited names such as "constructor".
+    for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) out.push({ op: 'remove', path: `${path}/${escape(k)}` });
     for (const k of Object.keys(to)) {
-      if (!(k in from)) out.push({ op: 'add', path: `${path}/${escape(k)}`, value: to[k] });
+      if (!Object.hasOwn(from, k)) out.push({ op: 'add', path: `${path}/${escape(k)}`, value: to[k] });
       else diffJson(from[k], to[k], `${path}/${escape(k)}`, out);
     }
     return out;

@@ -1,8 +1,10 @@
 import { sha256, type ManagedFieldsEntry } from '../../../common/src/index.js';
 
+/** A content-addressed blob: the SHA-256 of the UTF-8 bytes of `json`. */
 export interface Blob {
   readonly hash: Buffer;
-  readonly bytes: Buffer;
+  /** Kept as a string: encoded to bytes only if the blob is written (time-only observations never are). */
+  readonly json: string;
 }
 
 export interface SplitManagedFields {
@@ -15,8 +17,7 @@ export interface SplitManagedFields {
 }
 
 export function blobOf(json: string): Blob {
-  const bytes = Buffer.from(json, 'utf8');
-  return { hash: sha256(bytes), bytes };
+  return { hash: sha256(json), json };
 }
 
 /**
