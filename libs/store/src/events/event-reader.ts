@@ -6,7 +6,12 @@ import type { EventPosition } from './event-position.js';
 export interface StoredEvent {
   readonly seq: string;
   readonly xid: string;
+  /** The store's object id (`objects.id`): the object id of the projections and the API. */
+  readonly objectId: string;
   readonly cluster: string;
+  /** API group (`''` for the core group) and version of the object's resource. */
+  readonly group: string;
+  readonly version: string;
   readonly uid: string;
   readonly kind: string;
   readonly namespace: string;
@@ -22,19 +27,19 @@ export interface StoredEvent {
 }
 
 const SELECT_EVENT = `
-  SELECT e.seq, e.xid::text AS xid, c.name AS cluster, o.uid, o.kind, o.namespace, o.name, e.resource_version,
+  SELECT e.seq, e.xid::text AS xid, o.id::text AS object_id, c.name AS cluster, o.api_group, o.api_version AS version, o.uid, o.kind, o.namespace, o.name, e.resource_version,
          e.api_version, e.event_type, e.source, e.observed_at, encode(e.managed_fields_hash, 'hex') AS mf,
          e.managed_fields_times, e.body_encoding
   FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id`;
 
 interface Row {
-  seq: string; xid: string; cluster: string; uid: string; kind: string; namespace: string; name: string;
+  seq: string; xid: string; object_id: string; cluster: string; api_group: string; version: string; uid: string; kind: string; namespace: string; name: string;
   resource_version: string; api_version: string; event_type: StoredEvent['eventType']; source: StoredEvent['source'];
   observed_at: Date; mf: string; managed_fields_times: (string | null)[]; body_encoding: BodyEncoding;
 }
 
 const toEvent = (r: Row): StoredEvent => ({
-  seq: r.seq, xid: r.xid, cluster: r.cluster, uid: r.uid, kind: r.kind, namespace: r.namespace, name: r.name,
+  seq: r.seq, xid: r.xid, objectId: r.object_id, cluster: r.cluster, group: r.api_group, version: r.version, uid: r.uid, kind: r.kind, namespace: r.namespace, name: r.name,
   resourceVersion: r.resource_version, apiVersion: r.api_version, eventType: r.event_type, source: r.source,
   observedAt: r.observed_at, managedFieldsHash: r.mf, managedFieldsTimes: r.managed_fields_times, bodyEncoding: r.body_encoding,
 });
@@ -64,6 +69,15 @@ export class EventReader {
     const rows: Row[] = await this.dataSource.query(
       `${SELECT_EVENT} WHERE c.name = $1 AND o.uid = $2 ORDER BY e.seq`,
       [cluster, uid],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** Every event of one object by the store's object id, oldest first; up to `maxSeq` (inclusive) when given. */
+  async objectHistory(objectId: string, maxSeq?: string): Promise<StoredEvent[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `${SELECT_EVENT} WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint) ORDER BY e.seq`,
+      [objectId, maxSeq ?? null],
     );
     return rows.map(toEvent);
   }
