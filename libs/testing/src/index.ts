@@ -2,3 +2,4 @@ export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { createTestContext, type TestContext } from './test-context.js';
 export { deploymentManagedFields, deploymentObservation, secretObservation, type DeploymentShape } from './observation.factory.js';
 export { waitFor } from './wait-for.js';
+export { caseObservations, caseStep, type CaseObservations } from './conformance-observations.js';

@@ -64,6 +64,20 @@ export class EventReader {
     return rows.map(toEvent);
   }
 
+  /** The position of the event with sequence `seq`, or null if there is none. */
+  async positionOf(seq: string): Promise<EventPosition | null> {
+    const rows: { xid: string }[] = await this.dataSource.query(`SELECT xid::text AS xid FROM events WHERE seq = $1::bigint`, [seq]);
+    return rows[0] ? { xid: rows[0].xid, seq } : null;
+  }
+
+  /** The position after the last event readable now (readers starting there see only what comes next). */
+  async tail(): Promise<EventPosition> {
+    const rows: { xid: string; seq: string }[] = await this.dataSource.query(
+      `SELECT xid::text AS xid, seq::text AS seq FROM events WHERE xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY xid DESC, seq DESC LIMIT 1`,
+    );
+    return rows[0] ?? { xid: '0', seq: '0' };
+  }
+
   /** Every event of one object (stream `cluster:uid`), oldest first. */
   async history(cluster: string, uid: string): Promise<StoredEvent[]> {
     const rows: Row[] = await this.dataSource.query(
