@@ -307,6 +307,24 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     expect((await post('/v1/replays', { scope: { kind: 'object', objectId: 'x' } })).status).toBe(400);
   });
 
+  it('folds events held back behind an open transaction once it commits, without more ingest', async () => {
+    const blocker = ds.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    await blocker.query('SELECT pg_current_xact_id()'); // holds an xid: readers stop before it
+    try {
+      await app.app.get(IngestProducer).enqueue(caseObservations('noop-reapply-keeps-timestamp', 'held').observations);
+      await waitFor('ingest', async () => Number((await ds.query(`SELECT count(*) AS n FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id WHERE c.name = 'held'`))[0].n) > 0);
+      await new Promise((r) => setTimeout(r, 6000)); // longer than the processor waits: a follow-up job takes over
+      expect(Number((await ds.query(`SELECT count(*) AS n FROM ownership_states WHERE cluster = 'held'`))[0].n)).toBe(0);
+    } finally {
+      await blocker.commitTransaction();
+      await blocker.release();
+    }
+    await projected();
+    expect(Number((await ds.query(`SELECT count(*) AS n FROM ownership_states WHERE cluster = 'held'`))[0].n)).toBe(1);
+  });
+
   it('exposes projection lag and last-processed event age as metrics', async () => {
     const text = await (await fetch(`${base}/metrics`)).text();
     expect(text).toMatch(/^ssa_audit_projection_lag_events 0$/m);

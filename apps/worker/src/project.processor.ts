@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
-import { OwnershipProjector, type CatchUpResult, type ReplayProgress } from '../../../libs/store/src/index.js';
+import { OwnershipProjector, type ReplayProgress } from '../../../libs/store/src/index.js';
 import { parsePayload, ProjectProducer, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
 
 /** How often a running replay logs its progress. */
@@ -12,7 +12,6 @@ const PROGRESS_LOG_EVERY_MS = 5000;
  * are folded once it commits even if no more ingest comes.
  */
 const HELD_BACK_WAIT_MS = 5000;
-const HELD_BACK_POLL_MS = 100;
 
 /**
  * The project queue: `project-events` folds the log from the ownership checkpoint (never past a late
@@ -33,29 +32,20 @@ export class ProjectProcessor implements QueueProcessor {
   async process(job: ReceivedJob): Promise<void> {
     if (job.name === 'replay-projections') return this.replay(job);
     parsePayload('project-events', job.data);
-    const deadline = Date.now() + HELD_BACK_WAIT_MS;
-    let r = await this.catchUp();
-    let lag = await this.projector.lag();
-    while (lag > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
-      r = await this.catchUp();
-      lag = await this.projector.lag();
-    }
-    this.metrics.projectionLagEvents.set(lag);
-    if (lag > 0) {
+    const r = await this.projector.catchUp({
+      waitForHeldBackMs: HELD_BACK_WAIT_MS,
+      onPage: (page) => {
+        if (page.lastEvent) this.metrics.lastProjectedEventAtMs = page.lastEvent.observedAt.getTime();
+      },
+    });
+    this.metrics.projectedEvents.inc(r.events);
+    this.metrics.projectionLagEvents.set(r.heldBack);
+    if (r.heldBack > 0) {
       await this.producer.enqueue(`held-${r.position.xid}-${r.position.seq}-${Date.now()}`, []);
-      this.logger.info({ jobId: job.id, lag, position: r.position }, 'events held back behind an open transaction; projection continues in a follow-up job');
+      this.logger.info({ jobId: job.id, heldBack: r.heldBack, position: r.position }, 'events held back behind an open transaction; projection continues in a follow-up job');
     }
     this.metrics.jobs.inc({ queue: this.queue, outcome: 'done' });
     this.logger.debug({ jobId: job.id, events: r.events, transitions: r.transitions, position: r.position, generation: r.generation }, 'ownership projection caught up');
-  }
-
-  private async catchUp(): Promise<CatchUpResult> {
-    const r = await this.projector.catchUp((page) => {
-      if (page.lastEvent) this.metrics.lastProjectedEventAtMs = page.lastEvent.observedAt.getTime();
-    });
-    this.metrics.projectedEvents.inc(r.events);
-    return r;
   }
 
   private async replay(job: ReceivedJob): Promise<void> {

@@ -15,7 +15,21 @@ export interface CatchUpResult {
   readonly position: EventPosition;
   /** The last event folded, if any (for the last-processed age metric). */
   readonly lastEvent: StoredEvent | null;
+  /** Committed events left after the position: held back behind an older transaction still open. */
+  readonly heldBack: number;
 }
+
+export interface CatchUpOptions {
+  /** Called after every page. */
+  readonly onPage?: (r: CatchUpResult) => void | Promise<void>;
+  /**
+   * Keep polling this long while committed events are held back behind an older open transaction
+   * (xids are server-wide: it may be in another database). 0: return at once.
+   */
+  readonly waitForHeldBackMs?: number;
+}
+
+const HELD_BACK_POLL_MS = 100;
 
 /** Progress of a replay, reported after every page (or object). */
 export interface ReplayProgress {
@@ -56,8 +70,18 @@ export class OwnershipProjector {
   }
 
   /** Folds every readable event after the active generation's checkpoint. */
-  async catchUp(onPage?: (r: CatchUpResult) => void | Promise<void>): Promise<CatchUpResult> {
-    return this.walk(await this.generations.active(), onPage);
+  async catchUp(options: CatchUpOptions = {}): Promise<CatchUpResult> {
+    const deadline = Date.now() + (options.waitForHeldBackMs ?? 0);
+    let events = 0;
+    let transitions = 0;
+    for (;;) {
+      const r = await this.walk(await this.generations.active(), options.onPage);
+      events += r.events;
+      transitions += r.transitions;
+      const heldBack = await this.lag();
+      if (heldBack === 0 || Date.now() >= deadline) return { ...r, events, transitions, heldBack };
+      await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
+    }
   }
 
   /** Rebuilds the projections of `scope` from events; returns how many events were folded. */
@@ -118,9 +142,9 @@ export class OwnershipProjector {
       events += page.length;
       transitions += r.transitions;
       lastEvent = last;
-      await onPage?.({ generation, events, transitions, position, lastEvent });
+      await onPage?.({ generation, events, transitions, position, lastEvent, heldBack: 0 });
     }
-    return { generation, events, transitions, position, lastEvent };
+    return { generation, events, transitions, position, lastEvent, heldBack: 0 };
   }
 
   /** Committed events after the active generation's checkpoint (counted up to 1,000,000). */
