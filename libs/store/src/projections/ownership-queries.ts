@@ -9,7 +9,6 @@ import {
   foldObjectOwnership,
   managerFields,
   managerIndex,
-  objectListItem,
   ownershipTree,
   type AsOf,
   type FieldExplanationView,
@@ -38,6 +37,11 @@ const ACTIVE = `(SELECT active FROM projection_generations WHERE projection = 'o
 /** `at=` as SQL: `[seq or null, time or null]`. */
 const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
 
+interface ObjectRow {
+  object_id: string; cluster: string; uid: string; api_group: string; api_version: string; kind: string;
+  namespace: string | null; name: string; last_seq: string; last_at: Date; deleted_then: boolean;
+}
+
 /** Summary of one manager across the cluster(s). */
 export type ManagerListItem = Omit<ManagerSummary, 'objects'>;
 
@@ -62,8 +66,9 @@ export class OwnershipQueries {
   async listObjects(filter: ObjectFilter, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ObjectListItem>> {
     const after = decodeCursor('objects', cursor, isString);
     const [atSeq, atTime] = atParams(at);
-    const rows: { state: ObjectOwnershipState; deleted_then: boolean }[] = await this.dataSource.query(
-      `SELECT s.state,
+    // Identity columns only: the jsonb state (with the object's body) is not read for a list.
+    const rows: ObjectRow[] = await this.dataSource.query(
+      `SELECT s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS last_seq, s.last_at,
               s.deleted AND ($9::bigint IS NULL OR s.last_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.last_at <= $10::timestamptz) AS deleted_then
        FROM ownership_states s
        WHERE s.generation = ${ACTIVE}
@@ -77,7 +82,10 @@ export class OwnershipQueries {
       [filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null, filter.name ?? null,
         filter.manager ?? null, after ?? null, atSeq, atTime, limit + 1],
     );
-    const items = rows.slice(0, limit).map((r) => ({ ...objectListItem(r.state), deleted: r.deleted_then }));
+    const items = rows.slice(0, limit).map((r) => ({
+      id: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind,
+      namespace: r.namespace, name: r.name, deleted: r.deleted_then, lastSeq: r.last_seq, lastAt: r.last_at.toISOString(),
+    }));
     return { items, nextCursor: rows.length > limit ? encodeCursor('objects', items[items.length - 1]!.id) : null };
   }
 
