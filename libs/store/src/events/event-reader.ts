@@ -73,7 +73,9 @@ export class EventReader {
   /** The position after the last event readable now (readers starting there see only what comes next). */
   async tail(): Promise<EventPosition> {
     const rows: { xid: string; seq: string }[] = await this.dataSource.query(
-      `SELECT xid::text AS xid, seq::text AS seq FROM events WHERE xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY xid DESC, seq DESC LIMIT 1`,
+      // Qualified names: ORDER BY a bare "seq" would sort the text alias.
+      `SELECT e.xid::text AS xid, e.seq::text AS seq FROM events e
+       WHERE e.xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY e.xid DESC, e.seq DESC LIMIT 1`,
     );
     return rows[0] ?? { xid: '0', seq: '0' };
   }

@@ -34,7 +34,8 @@ describe('OwnershipProjector over the real event log (Postgres)', () => {
 
   it('never skips an event committed late by an older transaction, and the checkpoint waits for it', async () => {
     await appender.append([deploymentObservation({ uid: 'x', resourceVersion: '1' }), deploymentObservation({ uid: 'y', resourceVersion: '1' })]);
-    const first = await projector.catchUp();
+    // Transactions of other databases on the server hold every reader back too: wait them out.
+    const first = await projector.catchUp({ waitForHeldBackMs: 60_000 });
     expect(first.events).toBe(2);
 
     // An older transaction writes an event of x (lower seq, older xid) and stays open...
@@ -61,7 +62,7 @@ describe('OwnershipProjector over the real event log (Postgres)', () => {
 
     await late.commitTransaction();
     await late.release();
-    const after = await projector.catchUp();
+    const after = await projector.catchUp({ waitForHeldBackMs: 60_000 });
     expect(after).toMatchObject({ events: 2, heldBack: 0 });
     expect(await lastSeqOf('x')).toBe(lateSeq);
     expect(await lastSeqOf('y')).toBe(ySeq);

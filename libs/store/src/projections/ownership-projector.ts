@@ -89,11 +89,18 @@ export class OwnershipProjector {
     if (scope.kind === 'all') {
       const total = await this.eventCount();
       const generation = await this.generations.beginRebuild();
-      const r = await this.walk(generation, (page) => onProgress?.({ scope: 'all', events: page.events, objects: 0, percent: percent(page.events, total) }));
-      // Caught up: the reader found nothing more. Swap the fresh generation in; the live catch-up continues from its checkpoint.
+      let events = 0;
+      const report = (page: CatchUpResult) => onProgress?.({ scope: 'all', events: events + page.events, objects: 0, percent: percent(events + page.events, total) });
+      for (;;) {
+        events += (await this.walk(generation, report)).events;
+        // Caught up means nothing committed is left, not merely nothing readable: wait out older open transactions.
+        if ((await this.lag(generation)) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
+      }
+      // Swap the fresh generation in; the live catch-up continues from its checkpoint.
       await this.generations.swapIn(generation);
       const objects = Number((await this.dataSource.query(`SELECT count(*) AS n FROM ownership_states WHERE generation = $1`, [generation]))[0].n);
-      return { scope: 'all', events: r.events, objects, percent: 100 };
+      return { scope: 'all', events, objects, percent: 100 };
     }
     const generation = await this.generations.active();
     const ids: string[] =
@@ -147,9 +154,9 @@ export class OwnershipProjector {
     return { generation, events, transitions, position, lastEvent, heldBack: 0 };
   }
 
-  /** Committed events after the active generation's checkpoint (counted up to 1,000,000). */
-  async lag(): Promise<number> {
-    const position = await this.checkpoints.get(ownershipCheckpoint(await this.generations.active()));
+  /** Committed events after a generation's checkpoint (the active one by default; counted up to 1,000,000). */
+  async lag(generation?: number): Promise<number> {
+    const position = await this.checkpoints.get(ownershipCheckpoint(generation ?? (await this.generations.active())));
     const rows: { n: string }[] = await this.dataSource.query(
       `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE (xid, seq) > ($1::xid8, $2::bigint) LIMIT 1000000) t`,
       [position.xid, position.seq],

@@ -136,11 +136,11 @@ export class OwnershipQueries {
     await this.state(objectId); // 404 for unknown objects
     const [atSeq, atTime] = atParams(at);
     const rows: { transition: FieldTransition; seq: string; ordinal: number }[] = await this.dataSource.query(
-      `SELECT transition, seq::text AS seq, ordinal FROM field_transitions
-       WHERE generation = ${ACTIVE} AND object_id = $1
-         AND ($2::bigint IS NULL OR (seq, ordinal) < ($2::bigint, $3::integer))
-         AND ($4::bigint IS NULL OR seq <= $4::bigint) AND ($5::timestamptz IS NULL OR at <= $5::timestamptz)
-       ORDER BY seq DESC, ordinal DESC
+      `SELECT t.transition, t.seq::text AS seq, t.ordinal FROM field_transitions t
+       WHERE t.generation = ${ACTIVE} AND t.object_id = $1
+         AND ($2::bigint IS NULL OR (t.seq, t.ordinal) < ($2::bigint, $3::integer))
+         AND ($4::bigint IS NULL OR t.seq <= $4::bigint) AND ($5::timestamptz IS NULL OR t.at <= $5::timestamptz)
+       ORDER BY t.seq DESC, t.ordinal DESC -- the columns (bigint), not the text aliases
        LIMIT $6`,
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
