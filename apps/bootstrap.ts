@@ -7,6 +7,7 @@ import { Metrics, NestPinoLogger, ObservabilityModule, createLogger, type Logger
 import { StoreModule } from '../libs/store/src/index.js';
 import { QueueModule } from '../libs/queue/src/index.js';
 import { ApiModule } from './api/src/api.module.js';
+import { setupOpenApi } from './api/src/openapi.js';
 import { WorkerModule } from './worker/src/worker.module.js';
 import { WatcherModule } from './watcher/src/watcher.module.js';
 
@@ -73,6 +74,7 @@ export async function startApplication(config: AppConfig, options: StartOptions)
   const nestLogger = new NestPinoLogger(logger.child({ component: 'nest' }));
   if (options.roles.includes('api')) {
     const app = await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, abortOnError: false });
+    setupOpenApi(app);
     await app.listen(config.port, '0.0.0.0');
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,4 +1,5 @@
 // Every migration, in order. Listed explicitly (no glob) so the same list works from sources and from dist/.
 import { CreateEventStore1763726400000 } from './1763726400000-CreateEventStore.js';
+import { CreateOwnershipProjections1795266505291 } from './1795266505291-CreateOwnershipProjections.js';
 
-export const migrations = [CreateEventStore1763726400000];
+export const migrations = [CreateEventStore1763726400000, CreateOwnershipProjections1795266505291];

@@ -1,9 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '../libs/store/src/index.js';
+import { createDataSource, ownershipCheckpoint } from '../libs/store/src/index.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { createTestContext, deploymentObservation, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
-import { EVENT_LOG_TAIL } from '../apps/worker/src/project.processor.js';
 
 // Observations → BullMQ (Redis) → ingest processor → Postgres, with the real worker role.
 
@@ -44,7 +43,7 @@ describe('ingest pipeline through BullMQ (real Postgres and Redis)', () => {
     await waitFor('queue to drain', () => idle(driver));
     expect(await count(`SELECT count(*) AS n FROM events`)).toBe(30);
     expect(await count(`SELECT count(DISTINCT (object_id, resource_version)) AS n FROM events`)).toBe(30);
-    await waitFor('checkpoint', async () => (await count(`SELECT coalesce(max(last_seq), 0) AS n FROM projection_checkpoints WHERE projection = $1`, [EVENT_LOG_TAIL])) > 0);
+    await waitFor('checkpoint', async () => (await count(`SELECT coalesce(max(last_seq), 0) AS n FROM projection_checkpoints WHERE projection = $1`, [ownershipCheckpoint(1)])) > 0);
   });
 
   it('keeps per-object order with two concurrent workers', async () => {

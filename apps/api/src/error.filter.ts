@@ -2,22 +2,71 @@ import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter 
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
-import { RequestValidationError } from './zod-validation.pipe.js';
+import { AuditError, type AuditErrorCode } from '../../../libs/audit/src/index.js';
+import { StoreQueryError, type StoreQueryErrorCode } from '../../../libs/store/src/index.js';
+import { RequestValidationError } from './validation.pipe.js';
 
-/** The one place where errors become HTTP answers. */
+function auditStatus(code: AuditErrorCode): number {
+  switch (code) {
+    case 'invalid-event':
+    case 'invalid-path':
+    case 'invalid-at':
+    case 'invalid-manifest':
+      return 400;
+    case 'object-mismatch':
+      return 500; // a bug of ours, not of the caller
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function storeStatus(code: StoreQueryErrorCode): number {
+  switch (code) {
+    case 'object-not-found':
+      return 404;
+    case 'invalid-cursor':
+      return 400;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function assertUnreachable(x: never): never {
+  throw new Error(`unhandled error code ${String(x)}`);
+}
+
+/** The one place where errors become HTTP answers: `{ code, message, parameter?, issues? }`. */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) {
+      this.logger.error({ err: error }, 'request failed after the answer started');
+      res.end();
+      return;
+    }
     if (error instanceof RequestValidationError) {
-      res.status(400).json({ code: error.code, message: 'invalid request', issues: error.issues });
+      res.status(400).json({ code: error.code, message: error.message, parameter: error.issues[0]?.path || undefined, issues: error.issues });
+    } else if (error instanceof AuditError) {
+      const status = auditStatus(error.code);
+      if (status >= 500) this.logger.error({ err: error }, 'request failed');
+      res.status(status).json({ code: error.code, message: error.message, parameter: error.parameter, engineCode: error.engineCode });
+    } else if (error instanceof StoreQueryError) {
+      res.status(storeStatus(error.code)).json({ code: error.code, message: error.message, parameter: error.parameter });
     } else if (error instanceof HttpException) {
       res.status(error.getStatus()).json({ code: 'HTTP_' + error.getStatus(), message: error.message });
+    } else if (isBodyParserError(error)) {
+      res.status(error.status).json({ code: 'invalid-body', message: error.message, parameter: 'body' });
     } else {
       this.logger.error({ err: error }, 'request failed');
       res.status(500).json({ code: 'INTERNAL', message: 'internal error' });
     }
   }
+}
+
+function isBodyParserError(e: unknown): e is { status: number; message: string } {
+  const x = e as { status?: unknown; type?: unknown };
+  return typeof x?.type === 'string' && typeof x.status === 'number' && x.status >= 400 && x.status < 500;
 }

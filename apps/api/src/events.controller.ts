@@ -1,22 +1,34 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { EventReader } from '../../../libs/store/src/index.js';
-import { listEventsRequestSchema, type ListEventsRequestDto, type ListEventsResponseDto } from './events.dto.js';
-import { ZodValidationPipe } from './zod-validation.pipe.js';
+import { Controller, Get, Inject, Query, Sse, type MessageEvent } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Observable } from 'rxjs';
+import { errorSchema } from './common.dto.js';
+import { EventStreamService } from './event-stream.service.js';
+import {
+  listEventsRequestSchema,
+  listEventsResponseSchema,
+  streamEventsRequestSchema,
+  type ListEventsRequestDto,
+  type ListEventsResponseDto,
+  type StreamEventsRequestDto,
+} from './events.dto.js';
 
+@ApiTags('events')
+@ApiBadRequestResponse({ standardSchema: errorSchema })
 @Controller('v1/events')
 export class EventsController {
-  constructor(@Inject(EventReader) private readonly reader: EventReader) {}
+  constructor(@Inject(EventStreamService) private readonly events: EventStreamService) {}
 
   @Get()
-  async list(@Query(new ZodValidationPipe(listEventsRequestSchema)) q: ListEventsRequestDto): Promise<ListEventsResponseDto> {
-    const events = await this.reader.readAfter(q.after, q.limit);
-    const last = events[events.length - 1];
-    return {
-      events: events.map((e) => ({
-        seq: e.seq, cluster: e.cluster, uid: e.uid, kind: e.kind, namespace: e.namespace, name: e.name,
-        resourceVersion: e.resourceVersion, type: e.eventType, source: e.source, observedAt: e.observedAt.toISOString(),
-      })),
-      next: last ? `${last.xid}:${last.seq}` : `${q.after.xid}:${q.after.seq}`,
-    };
+  @ApiOperation({ summary: 'The raw event log from a position (late commits are never skipped)' })
+  @ApiOkResponse({ standardSchema: listEventsResponseSchema })
+  list(@Query({ schema: listEventsRequestSchema }) q: ListEventsRequestDto): Promise<ListEventsResponseDto> {
+    return this.events.list(q.since, q.limit);
+  }
+
+  @Sse('stream')
+  @ApiOperation({ summary: 'Server-sent events: one "event" message per stored event, id = its cursor' })
+  @ApiProduces('text/event-stream')
+  stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto): Observable<MessageEvent> {
+    return this.events.stream(q.since);
   }
 }

@@ -1,35 +1,41 @@
 import { z } from 'zod';
+import { pageOf } from './common.dto.js';
 
-/** `GET /v1/events?after=<xid>:<seq>&limit=<n>`: the raw event log from a position. */
+const position = z
+  .string()
+  .regex(/^\d+(:\d+)?$/, 'must be a cursor "<xid>:<seq>" as returned in nextCursor, or an event sequence number')
+  .describe('Where to start: a nextCursor ("<xid>:<seq>"; "0:0" is the beginning) or an event sequence number (events after it)');
+
+/** `GET /v1/events?since=<cursor or seq>&limit=<n>`: the raw event log from a position. */
 export const listEventsRequestSchema = z.object({
-  after: z
-    .string()
-    .regex(/^\d+:\d+$/, 'must be a position "<xid>:<seq>" as returned in "next"')
-    .default('0:0')
-    .transform((s) => {
-      const [xid, seq] = s.split(':') as [string, string];
-      return { xid, seq };
-    }),
+  since: position.default('0:0'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
-
 export type ListEventsRequestDto = z.output<typeof listEventsRequestSchema>;
 
-export interface EventResponseDto {
-  readonly seq: string;
-  readonly cluster: string;
-  readonly uid: string;
-  readonly kind: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly resourceVersion: string;
-  readonly type: string;
-  readonly source: string;
-  readonly observedAt: string;
-}
+/** `GET /v1/events/stream?since=`: server-sent events, from `since` or (without it) from now. */
+export const streamEventsRequestSchema = z.object({ since: position.optional() });
+export type StreamEventsRequestDto = z.output<typeof streamEventsRequestSchema>;
 
-export interface ListEventsResponseDto {
-  readonly events: readonly EventResponseDto[];
-  /** Pass as `after` to continue; the same position when nothing new is readable yet. */
-  readonly next: string;
-}
+export const eventItemSchema = z.object({
+  seq: z.string(),
+  objectId: z.string(),
+  cluster: z.string(),
+  uid: z.string(),
+  group: z.string(),
+  version: z.string(),
+  kind: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  resourceVersion: z.string(),
+  type: z.enum(['ADDED', 'MODIFIED', 'DELETED']),
+  source: z.enum(['watch', 'relist', 'gap-fill']),
+  observedAt: z.string(),
+  cursor: z.string().describe('The position of this event (resume a list or a stream after it)'),
+});
+export type EventResponseDto = z.output<typeof eventItemSchema>;
+
+export const listEventsResponseSchema = pageOf(eventItemSchema).extend({
+  nextCursor: z.string().describe('Pass as since= to continue; the same position when nothing new is readable yet'),
+});
+export type ListEventsResponseDto = z.output<typeof listEventsResponseSchema>;

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Every Prometheus metric of the service, on a registry of its own (one per application instance). */
 export class Metrics {
@@ -30,6 +30,37 @@ export class Metrics {
     name: 'ssa_audit_jobs_total',
     help: 'Jobs handled, by queue and outcome',
     labelNames: ['queue', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly projectedEvents = new Counter({
+    name: 'ssa_audit_projected_events_total',
+    help: 'Events folded into the ownership projections by the live projector',
+    registers: [this.registry],
+  });
+
+  readonly projectionLagEvents = new Gauge({
+    name: 'ssa_audit_projection_lag_events',
+    help: 'Committed events not yet folded into the ownership projections (measured after each projector run)',
+    registers: [this.registry],
+  });
+
+  /** Set by the projector: observation time (ms) of the last event it folded. */
+  lastProjectedEventAtMs: number | null = null;
+
+  readonly projectionLastEventAgeSeconds = new Gauge({
+    name: 'ssa_audit_projection_last_event_age_seconds',
+    help: 'Age of the last event folded into the ownership projections (now minus its observation time)',
+    registers: [this.registry],
+    collect: () => {
+      if (this.lastProjectedEventAtMs !== null) this.projectionLastEventAgeSeconds.set((Date.now() - this.lastProjectedEventAtMs) / 1000);
+    },
+  });
+
+  readonly replayProgressPercent = new Gauge({
+    name: 'ssa_audit_replay_progress_percent',
+    help: 'Progress of the running (or last) projection replay, by scope',
+    labelNames: ['scope'] as const,
     registers: [this.registry],
   });
 

@@ -71,7 +71,12 @@ export class BullMqQueueDriver implements QueueDriver {
         const worker = new Worker(
           lane,
           (job: Job) =>
-            runWithRetries(p, { id: job.id!, name: job.name as JobName, data: job.data, queue: lane, attempt: 1 }, this.options.attempts, this.logger),
+            runWithRetries(
+              p,
+              { id: job.id!, name: job.name as JobName, data: job.data, queue: lane, attempt: 1, reportProgress: (progress) => job.updateProgress(progress) },
+              this.options.attempts,
+              this.logger,
+            ),
           {
             connection,
             prefix: this.options.prefix,

@@ -8,4 +8,5 @@ export { InProcessQueueDriver } from './in-process.driver.js';
 export { createQueueDriver } from './create-queue-driver.js';
 export { IngestProducer } from './ingest.producer.js';
 export { ProjectProducer } from './project.producer.js';
+export { ReplayProducer, type ReplayScopePayload } from './replay.producer.js';
 export { QueueModule } from './queue.module.js';

@@ -8,6 +8,15 @@ const objectRef = z.object({ cluster: z.string().min(1), uid: z.string().min(1) 
 export const jobPayloadSchemas = {
   'ingest-observations': z.object({ observations: z.array(observationSchema).min(1) }),
   'project-events': z.object({ objects: z.array(objectRef) }),
+  // Replays share the project queue's single lane with the live projector, so the two never interleave.
+  'replay-projections': z.object({
+    scope: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('all') }),
+      z.object({ kind: z.literal('cluster'), cluster: z.string().min(1) }),
+      z.object({ kind: z.literal('object'), objectId: z.string().regex(/^\d{1,19}$/, 'must be an object id') }),
+    ]),
+    requestedAt: z.string().min(1),
+  }),
   'maintain-partitions': z.object({ reason: z.enum(['startup', 'schedule', 'manual']) }),
 } as const satisfies Record<JobName, z.ZodType>;
 

@@ -16,6 +16,8 @@ export interface ReceivedJob {
   readonly data: unknown;
   readonly queue: string;
   readonly attempt: number;
+  /** Reports progress of a long job (BullMQ's job progress; the in-process driver keeps it on the job). */
+  readonly reportProgress?: (progress: Record<string, unknown>) => Promise<void>;
 }
 
 /** One processor per logical queue: decodes a job and delegates. */

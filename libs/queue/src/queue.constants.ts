@@ -5,7 +5,7 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 /** Every job name, by the queue that carries it. Start-up fails unless each has exactly one handler. */
 export const JOB_NAMES = {
   ingest: ['ingest-observations'],
-  project: ['project-events'],
+  project: ['project-events', 'replay-projections'],
   maintenance: ['maintain-partitions'],
 } as const satisfies Record<QueueName, readonly string[]>;
 

@@ -5,6 +5,8 @@ import { EventAppender } from './events/event-appender.js';
 import { EventReader } from './events/event-reader.js';
 import { CheckpointRepository } from './events/checkpoint.repository.js';
 import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
+import { OwnershipProjector } from './projections/ownership-projector.js';
+import { OwnershipQueries } from './projections/ownership-queries.js';
 
 /** Injection token of the open {@link Database}. */
 export const DATABASE = Symbol('DATABASE');
@@ -26,8 +28,10 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
     { provide: EventReader, useFactory: (db: Database) => new EventReader(ds(db)), inject: [DATABASE] },
     { provide: CheckpointRepository, useFactory: (db: Database) => new CheckpointRepository(ds(db)), inject: [DATABASE] },
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
+    { provide: OwnershipProjector, useFactory: (db: Database) => new OwnershipProjector(ds(db)), inject: [DATABASE] },
+    { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(ds(db)), inject: [DATABASE] },
   ],
-  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance],
+  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipProjector, OwnershipQueries],
 })
 export class StoreModule implements OnApplicationShutdown {
   /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */

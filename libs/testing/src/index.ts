@@ -3,3 +3,5 @@ export { createTestContext, type TestContext } from './test-context.js';
 export { deploymentManagedFields, deploymentObservation, secretObservation, type DeploymentShape } from './observation.factory.js';
 export { waitFor } from './wait-for.js';
 export { freePort } from './free-port.js';
+
+export { caseObservations, caseStep, type CaseObservations } from './conformance-observations.js';

@@ -41,6 +41,23 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     }
   }
 
+  /**
+   * Drains until `count` events were seen: a transaction of another database on the same server (other
+   * test runs) holds every reader back too, until it ends.
+   */
+  async function drainUntil(from: EventPosition, count: number, timeoutMs = 60_000): Promise<{ position: EventPosition; seen: string[] }> {
+    const seen: string[] = [];
+    let position = from;
+    const deadline = Date.now() + timeoutMs;
+    while (seen.length < count && Date.now() < deadline) {
+      const r = await drain(position);
+      seen.push(...r.seen);
+      position = r.position;
+      if (seen.length < count) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { position, seen };
+  }
+
   beforeAll(async () => {
     db = await createTestDatabase('reader');
     ds = await createDataSource(db.url, 6).initialize();
@@ -69,7 +86,7 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     expect(first.seen).toEqual([]); // "late" is committed but waits behind the open "early"
 
     await early.commitTransaction();
-    const second = await drain(first.position);
+    const second = await drainUntil(first.position, 2);
     expect(second.seen).toEqual(['early', 'late']);
     await Promise.all([early.release(), late.release()]);
   });
@@ -88,7 +105,7 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     expect(mid.seen).toEqual([]); // a seq-only reader would have returned "newer" and then skipped "older"
 
     await older.commitTransaction();
-    const end = await drain(mid.position);
+    const end = await drainUntil(mid.position, 2);
     expect(end.seen.sort()).toEqual(['newer', 'older']);
     expect((await drain(end.position)).seen).toEqual([]);
     await Promise.all([older.release(), newer.release()]);
@@ -114,7 +131,7 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
       position = r.position;
       seen.push(...r.seen);
     }
-    seen.push(...(await drain(position)).seen);
+    seen.push(...(await drainUntil(position, 100 - seen.length)).seen);
     expect(seen).toHaveLength(100);
     expect(new Set(seen).size).toBe(100);
   });

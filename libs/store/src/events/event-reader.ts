@@ -6,7 +6,12 @@ import type { EventPosition } from './event-position.js';
 export interface StoredEvent {
   readonly seq: string;
   readonly xid: string;
+  /** The store's object id (`objects.id`): the object id of the projections and the API. */
+  readonly objectId: string;
   readonly cluster: string;
+  /** API group (`''` for the core group) and version of the object's resource. */
+  readonly group: string;
+  readonly version: string;
   readonly uid: string;
   readonly kind: string;
   readonly namespace: string;
@@ -22,19 +27,19 @@ export interface StoredEvent {
 }
 
 const SELECT_EVENT = `
-  SELECT e.seq, e.xid::text AS xid, c.name AS cluster, o.uid, o.kind, o.namespace, o.name, e.resource_version,
+  SELECT e.seq, e.xid::text AS xid, o.id::text AS object_id, c.name AS cluster, o.api_group, o.api_version AS version, o.uid, o.kind, o.namespace, o.name, e.resource_version,
          e.api_version, e.event_type, e.source, e.observed_at, encode(e.managed_fields_hash, 'hex') AS mf,
          e.managed_fields_times, e.body_encoding
   FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id`;
 
 interface Row {
-  seq: string; xid: string; cluster: string; uid: string; kind: string; namespace: string; name: string;
+  seq: string; xid: string; object_id: string; cluster: string; api_group: string; version: string; uid: string; kind: string; namespace: string; name: string;
   resource_version: string; api_version: string; event_type: StoredEvent['eventType']; source: StoredEvent['source'];
   observed_at: Date; mf: string; managed_fields_times: (string | null)[]; body_encoding: BodyEncoding;
 }
 
 const toEvent = (r: Row): StoredEvent => ({
-  seq: r.seq, xid: r.xid, cluster: r.cluster, uid: r.uid, kind: r.kind, namespace: r.namespace, name: r.name,
+  seq: r.seq, xid: r.xid, objectId: r.object_id, cluster: r.cluster, group: r.api_group, version: r.version, uid: r.uid, kind: r.kind, namespace: r.namespace, name: r.name,
   resourceVersion: r.resource_version, apiVersion: r.api_version, eventType: r.event_type, source: r.source,
   observedAt: r.observed_at, managedFieldsHash: r.mf, managedFieldsTimes: r.managed_fields_times, bodyEncoding: r.body_encoding,
 });
@@ -59,11 +64,36 @@ export class EventReader {
     return rows.map(toEvent);
   }
 
+  /** The position of the event with sequence `seq`, or null if there is none. */
+  async positionOf(seq: string): Promise<EventPosition | null> {
+    const rows: { xid: string }[] = await this.dataSource.query(`SELECT xid::text AS xid FROM events WHERE seq = $1::bigint`, [seq]);
+    return rows[0] ? { xid: rows[0].xid, seq } : null;
+  }
+
+  /** The position after the last event readable now (readers starting there see only what comes next). */
+  async tail(): Promise<EventPosition> {
+    const rows: { xid: string; seq: string }[] = await this.dataSource.query(
+      // Qualified names: ORDER BY a bare "seq" would sort the text alias.
+      `SELECT e.xid::text AS xid, e.seq::text AS seq FROM events e
+       WHERE e.xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY e.xid DESC, e.seq DESC LIMIT 1`,
+    );
+    return rows[0] ?? { xid: '0', seq: '0' };
+  }
+
   /** Every event of one object (stream `cluster:uid`), oldest first. */
   async history(cluster: string, uid: string): Promise<StoredEvent[]> {
     const rows: Row[] = await this.dataSource.query(
       `${SELECT_EVENT} WHERE c.name = $1 AND o.uid = $2 ORDER BY e.seq`,
       [cluster, uid],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** Every event of one object by the store's object id, oldest first; up to `maxSeq` (inclusive) when given. */
+  async objectHistory(objectId: string, maxSeq?: string): Promise<StoredEvent[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `${SELECT_EVENT} WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint) ORDER BY e.seq`,
+      [objectId, maxSeq ?? null],
     );
     return rows.map(toEvent);
   }

@@ -37,3 +37,19 @@ export function decodeBody(parts: readonly { encoding: BodyEncoding; json: strin
   }
   return body;
 }
+
+/** Every body of a chain (a full snapshot, then patches, oldest first): one independent body per part. */
+export function decodeBodyChain(parts: readonly { encoding: BodyEncoding; json: string }[]): Body[] {
+  const out: Body[] = [];
+  let body: Body | null = null;
+  for (const p of parts) {
+    if (p.encoding === 'full') body = JSON.parse(p.json) as Body;
+    else {
+      if (body === null) throw new Error('a body chain must start with a full snapshot');
+      const errors = applyPatch(body, JSON.parse(p.json) as Operation[]).filter((e) => e !== null);
+      if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
+    }
+    out.push(structuredClone(body));
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+// Pieces shared by the /v1 request and response schemas. `at` and `path` stay strings here: the
+// audit lib parses them and answers with its own error codes (`invalid-at`, `invalid-path`).
+
+export const atParam = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('Answer as of this moment: an RFC 3339 time (2026-11-21T10:42:00Z) or an event sequence number');
+
+export const pathParam = z
+  .string({ error: 'path is required' })
+  .min(1, 'path is required')
+  .describe('A field path in kubectl form (.spec.containers[name="nginx"].image) or FieldsV1 form (f:spec.f:replicas)');
+
+export const pageParams = {
+  cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe('Items per page (1–500)'),
+};
+
+export const objectIdParams = z.object({ id: z.string().min(1).describe('Object id, as listed by GET /v1/objects') });
+export type ObjectIdParamsDto = z.output<typeof objectIdParams>;
+
+export const sinceSchema = z.object({ seq: z.string(), at: z.string() });
+
+/** A manager identity (an entry of managedFields without its fields). */
+export const managerRefSchema = z.object({
+  manager: z.string(),
+  operation: z.enum(['Apply', 'Update']),
+  subresource: z.string().optional(),
+  apiVersion: z.string().optional(),
+});
+
+/** An owner: the fixed shape `{ manager, operation, subresource, apiVersion, since }` (since: RFC 3339 time). */
+export const ownerSchema = z.object({
+  manager: z.string(),
+  operation: z.enum(['Apply', 'Update']),
+  subresource: z.string(),
+  apiVersion: z.string(),
+  since: z.string().describe('When this identity started owning the field (RFC 3339)'),
+  sinceSeq: z.string().describe('The event sequence at which it started owning the field'),
+  sinceFirstObservation: z.boolean().describe('Ownership already present when the object was first observed: it may be older'),
+});
+export type OwnerDto = z.output<typeof ownerSchema>;
+
+export const errorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  parameter: z.string().optional(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -1,0 +1,225 @@
+import type { DataSource } from 'typeorm';
+import {
+  defaultSchemaResolver,
+  eventsUpTo,
+  explainField,
+  fieldHistory,
+  fieldOwners,
+  findings,
+  foldObjectOwnership,
+  managerFields,
+  managerIndex,
+  ownershipTree,
+  type AsOf,
+  type FieldExplanationView,
+  type FieldHistoryView,
+  type FieldOwnersView,
+  type FieldTransition,
+  type Finding,
+  type FindingType,
+  type ManagerFieldsFilter,
+  type ManagerObjectFields,
+  type ManagerSummary,
+  type ObjectFilter,
+  type ObjectListItem,
+  type ObjectOwnershipState,
+  type ObservedEvent,
+  type OwnershipNode,
+  type SchemaResolver,
+} from '../../../audit/src/index.js';
+import { EventReader } from '../events/event-reader.js';
+import { ObservedEventLoader } from '../events/observed-event.loader.js';
+import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
+import { StoreQueryError } from './store-query.error.js';
+
+const ACTIVE = `(SELECT active FROM projection_generations WHERE projection = 'ownership')`;
+
+/** `at=` as SQL: `[seq or null, time or null]`. */
+const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
+
+interface ObjectRow {
+  object_id: string; cluster: string; uid: string; api_group: string; api_version: string; kind: string;
+  namespace: string | null; name: string; last_seq: string; last_at: Date; deleted_then: boolean;
+}
+
+/** Summary of one manager across the cluster(s). */
+export type ManagerListItem = Omit<ManagerSummary, 'objects'>;
+
+/**
+ * The read side of the ownership projections: every `/v1` query. Without `at=` answers come from the
+ * projection tables of the active generation; with `at=` the object's events up to that moment are
+ * folded again through the audit lib (the projection is never the truth, the events are).
+ */
+export class OwnershipQueries {
+  private readonly reader: EventReader;
+  private readonly loader: ObservedEventLoader;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly schemaResolver: SchemaResolver = defaultSchemaResolver,
+  ) {
+    this.reader = new EventReader(dataSource);
+    this.loader = new ObservedEventLoader(dataSource);
+  }
+
+  /** `GET /v1/objects`: objects in id order. As of `at`, objects first seen later are left out and `deleted` is as of then. */
+  async listObjects(filter: ObjectFilter, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ObjectListItem>> {
+    const after = decodeCursor('objects', cursor, isString);
+    const [atSeq, atTime] = atParams(at);
+    // Identity columns only: the jsonb state (with the object's body) is not read for a list.
+    const rows: ObjectRow[] = await this.dataSource.query(
+      `SELECT s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS last_seq, s.last_at,
+              s.deleted AND ($9::bigint IS NULL OR s.last_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.last_at <= $10::timestamptz) AS deleted_then
+       FROM ownership_states s
+       WHERE s.generation = ${ACTIVE}
+         AND ($1::text IS NULL OR s.cluster = $1) AND ($2::text IS NULL OR s.api_group = $2) AND ($3::text IS NULL OR s.api_version = $3)
+         AND ($4::text IS NULL OR s.kind = $4) AND ($5::text IS NULL OR s.namespace = $5) AND ($6::text IS NULL OR s.name = $6)
+         AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $7))
+         AND ($8::text IS NULL OR s.object_id > $8)
+         AND ($9::bigint IS NULL OR s.first_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.first_at <= $10::timestamptz)
+       ORDER BY s.object_id
+       LIMIT $11`,
+      [filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null, filter.name ?? null,
+        filter.manager ?? null, after ?? null, atSeq, atTime, limit + 1],
+    );
+    const items = rows.slice(0, limit).map((r) => ({
+      id: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind,
+      namespace: r.namespace, name: r.name, deleted: r.deleted_then, lastSeq: r.last_seq, lastAt: r.last_at.toISOString(),
+    }));
+    return { items, nextCursor: rows.length > limit ? encodeCursor('objects', items[items.length - 1]!.id) : null };
+  }
+
+  /** The object's state now (from the projection) or as of `at` (folded from its events). */
+  async state(objectId: string, at?: AsOf): Promise<ObjectOwnershipState> {
+    if (!at) {
+      const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+        `SELECT state FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`,
+        [objectId],
+      );
+      if (!rows[0]) throw notFound(objectId);
+      return rows[0].state;
+    }
+    const { state } = foldObjectOwnership(await this.events(objectId, at), this.schemaResolver);
+    if (!state) throw notFound(objectId, at);
+    return state;
+  }
+
+  /** The object's events up to `at` (all of them without), oldest first. */
+  async events(objectId: string, at?: AsOf): Promise<ObservedEvent[]> {
+    if (!/^\d{1,19}$/.test(objectId)) throw notFound(objectId);
+    const stored = await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined);
+    const events = eventsUpTo(await this.loader.load(stored), at);
+    if (events.length === 0) throw notFound(objectId, at);
+    return events;
+  }
+
+  async ownership(objectId: string, at?: AsOf): Promise<{ state: ObjectOwnershipState; tree: OwnershipNode }> {
+    const state = await this.state(objectId, at);
+    return { state, tree: ownershipTree(state) };
+  }
+
+  async fieldOwners(objectId: string, path: string, at?: AsOf): Promise<FieldOwnersView> {
+    return fieldOwners(await this.state(objectId, at), path, this.schemaResolver);
+  }
+
+  async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
+    return fieldHistory(await this.events(objectId, at), path, this.schemaResolver);
+  }
+
+  async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
+    return explainField(await this.events(objectId, at), path, this.schemaResolver);
+  }
+
+  /** `GET /v1/objects/{id}/transitions`: stored transitions, newest first. */
+  async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
+    const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
+    await this.state(objectId); // 404 for unknown objects
+    const [atSeq, atTime] = atParams(at);
+    const rows: { transition: FieldTransition; seq: string; ordinal: number }[] = await this.dataSource.query(
+      `SELECT t.transition, t.seq::text AS seq, t.ordinal FROM field_transitions t
+       WHERE t.generation = ${ACTIVE} AND t.object_id = $1
+         AND ($2::bigint IS NULL OR (t.seq, t.ordinal) < ($2::bigint, $3::integer))
+         AND ($4::bigint IS NULL OR t.seq <= $4::bigint) AND ($5::timestamptz IS NULL OR t.at <= $5::timestamptz)
+       ORDER BY t.seq DESC, t.ordinal DESC -- the columns (bigint), not the text aliases
+       LIMIT $6`,
+      [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map((r) => r.transition), nextCursor: rows.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+  }
+
+  /** `GET /v1/managers`: every manager with what it owns, by name. */
+  async managers(at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ManagerListItem>> {
+    if (at) return pageOf('managers', managerIndex(await this.statesAt(at, {})).map(({ objects: _o, ...m }) => m), cursor, limit);
+    const after = decodeCursor('managers', cursor, isString);
+    const rows: { manager: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT manager FROM manager_objects WHERE generation = ${ACTIVE} AND ($1::text IS NULL OR manager > $1) ORDER BY manager LIMIT $2`,
+      [after ?? null, limit + 1],
+    );
+    const names = rows.slice(0, limit).map((r) => r.manager);
+    const states = await this.statesWhere(`EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = ANY($1::text[]))`, [names]);
+    const byName = new Map(managerIndex(states).map(({ objects: _o, ...m }) => [m.manager, m]));
+    const items = names.map((n) => byName.get(n)).filter((m): m is ManagerListItem => m !== undefined);
+    return { items, nextCursor: rows.length > limit ? encodeCursor('managers', names[names.length - 1]!) : null };
+  }
+
+  /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
+  async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ManagerObjectFields>> {
+    const states = at
+      ? await this.statesAt(at, filter)
+      : await this.statesWhere(
+          `EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $1)
+           AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)`,
+          [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null],
+        );
+    return pageOf('manager-fields', managerFields(states, name, filter), cursor, limit);
+  }
+
+  /** `GET /v1/findings`: cluster-wide findings over every object's state (now or as of `at`). */
+  async findings(types: readonly FindingType[] | undefined, since: AsOf | undefined, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<Finding>> {
+    const states = at ? await this.statesAt(at, {}) : await this.statesWhere('TRUE', []);
+    const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
+    return pageOf('findings', findings(states, options), cursor, limit);
+  }
+
+  /** The latest live state of the object a manifest names (for `simulate/apply`), if tracked. */
+  async liveObject(cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<ObjectOwnershipState | undefined> {
+    const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+      `SELECT state FROM ownership_states
+       WHERE generation = ${ACTIVE} AND cluster = $1 AND api_group = $2 AND kind = $3 AND name = $4 AND NOT deleted
+         AND (namespace IS NULL OR namespace = coalesce($5, 'default'))
+       ORDER BY last_seq DESC LIMIT 1`,
+      [cluster, group, kind, name, namespace],
+    );
+    return rows[0]?.state;
+  }
+
+  private async statesWhere(where: string, params: unknown[]): Promise<ObjectOwnershipState[]> {
+    const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+      `SELECT s.state FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where} ORDER BY s.object_id`,
+      params,
+    );
+    return rows.map((r) => r.state);
+  }
+
+  /** Every object's state as of `at`, folded from its events (costly: one fold per object seen by then). */
+  private async statesAt(at: AsOf, filter: ManagerFieldsFilter): Promise<ObjectOwnershipState[]> {
+    const [atSeq, atTime] = atParams(at);
+    const rows: { object_id: string }[] = await this.dataSource.query(
+      `SELECT object_id FROM ownership_states
+       WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint) AND ($2::timestamptz IS NULL OR first_at <= $2::timestamptz)
+         AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
+       ORDER BY object_id`,
+      [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null],
+    );
+    const states: ObjectOwnershipState[] = [];
+    for (const r of rows) states.push(await this.state(r.object_id, at));
+    return states;
+  }
+}
+
+function notFound(objectId: string, at?: AsOf): StoreQueryError {
+  const when = !at ? '' : at.kind === 'seq' ? ` at sequence ${at.seq}` : ` at ${at.time}`;
+  return new StoreQueryError('object-not-found', `no object with id "${objectId}"${when}`, 'id');
+}
