@@ -9,3 +9,4 @@ export { createQueueDriver } from './create-queue-driver.js';
 export { IngestProducer } from './ingest.producer.js';
 export { ProjectProducer } from './project.producer.js';
 export { QueueModule } from './queue.module.js';
+export { createWatchPositionStore, RedisWatchPositionStore, MemoryWatchPositionStore, type WatchPositionStore } from './watch-position.store.js';

@@ -2,3 +2,5 @@ export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { createTestContext, type TestContext } from './test-context.js';
 export { deploymentManagedFields, deploymentObservation, secretObservation, type DeploymentShape } from './observation.factory.js';
 export { waitFor } from './wait-for.js';
+export { SandboxWriter, type Written } from './sandbox-writer.js';
+export { storedHistory, type StoredStep } from './stored-history.js';
