@@ -76,7 +76,9 @@ export class ObservationBatcher implements WatchSink {
 
   /** Flushes what is buffered (for at most `timeoutMs`: an unreachable queue must not block shutdown), then refuses more. */
   async close(timeoutMs = 10_000): Promise<void> {
-    await Promise.race([this.flush(), sleep(timeoutMs)]);
+    const timer = new AbortController();
+    await Promise.race([this.flush(), sleep(timeoutMs, timer.signal)]);
+    timer.abort();
     this.closing.abort();
   }
 
