@@ -181,7 +181,7 @@ export class ClusterWatcher {
       if (r && r.version === watch.resource.version) continue;
       this.watches.delete(key);
       this.log.info({ resource: key, version: watch.resource.version }, r ? 'preferred version changed: rewatching' : 'resource no longer served: stopping its watch');
-      const stopping = r ? watch.stop() : sleep(REMOVAL_GRACE_MS).then(() => watch.stop());
+      const stopping = r ? watch.stop() : sleep(REMOVAL_GRACE_MS, this.session?.signal).then(() => watch.stop());
       if (!r) void stopping.then(() => this.ports.positions.remove(this.cluster, key)).catch(() => undefined);
       else await stopping;
       positions.delete(key);

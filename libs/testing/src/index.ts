@@ -4,3 +4,4 @@ export { deploymentManagedFields, deploymentObservation, secretObservation, type
 export { waitFor } from './wait-for.js';
 export { SandboxWriter, type Written } from './sandbox-writer.js';
 export { storedHistory, type StoredStep } from './stored-history.js';
+export { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';
