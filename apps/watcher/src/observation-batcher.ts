@@ -30,6 +30,9 @@ export class ObservationBatcher implements WatchSink {
   private positions = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
+  /** Flushes queued or running: a push waits only when a second one would start (one overlaps with filling). */
+  private inFlight = 0;
+  private depthSeen: { at: number; value: number } | undefined;
   private readonly closing = new AbortController();
 
   constructor(
@@ -43,8 +46,10 @@ export class ObservationBatcher implements WatchSink {
     if (this.closing.signal.aborted) throw new Error('watcher is stopping');
     for (const o of observations) this.buffer.push(o);
     if (position !== undefined) this.positions.set(resourceKey(resource), position);
-    if (this.buffer.length >= this.options.batchSize) await this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.options.batchDelayMs);
+    if (this.buffer.length >= this.options.batchSize) {
+      const flushed = this.flush();
+      if (this.inFlight > 1) await flushed;
+    } else this.timer ??= setTimeout(() => void this.flush(), this.options.batchDelayMs);
   }
 
   /** Enqueues what is buffered (in order after any flush under way). */
@@ -56,7 +61,8 @@ export class ObservationBatcher implements WatchSink {
     this.buffer = [];
     this.positions = new Map();
     if (batch.length === 0 && positions.size === 0) return this.chain;
-    this.chain = this.chain.then(() => this.send(batch, positions));
+    this.inFlight++;
+    this.chain = this.chain.then(() => this.send(batch, positions)).finally(() => this.inFlight--);
     return this.chain;
   }
 
@@ -64,7 +70,7 @@ export class ObservationBatcher implements WatchSink {
     await this.flush();
     const deadline = Date.now() + this.options.settleTimeoutMs;
     while (!this.closing.signal.aborted) {
-      const depth = await this.depth();
+      const depth = await this.depth(true);
       if (depth === 0) return;
       if (Date.now() > deadline) {
         this.logger.warn({ cluster: this.cluster, depth }, 'ingest queue did not drain in time: diffing the relist against the store as it is');
@@ -90,8 +96,12 @@ export class ObservationBatcher implements WatchSink {
     this.closing.abort();
   }
 
-  private async depth(): Promise<number> {
+  /** The queue depth, asked at most every 250 ms while it is below the limit (each ask costs a round trip per shard). */
+  private async depth(fresh = false): Promise<number> {
+    const seen = this.depthSeen;
+    if (!fresh && seen && Date.now() - seen.at < 250 && seen.value <= this.options.maxQueueDepth) return seen.value;
     const d = await this.ports.queueDepth();
+    this.depthSeen = { at: Date.now(), value: d };
     this.ports.onQueueDepth?.(d);
     return d;
   }
