@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../libs/sandbox/src/index.js';
 import { createTestContext, waitFor } from '../libs/testing/src/index.js';
@@ -21,6 +21,9 @@ const arg = (name: string, fallback: number) => {
 const OBJECTS = arg('objects', 50_000);
 const SECONDS = arg('seconds', 20);
 const WRITES_PER_SECOND = arg('writes', 500);
+// The sandbox answers each page by cloning and filtering the whole collection (O(n) per page), so small
+// pages make the sandbox, not the watcher, the bottleneck of a big list; real apiservers page from a cursor.
+const PAGE_SIZE = arg('page-size', 5000);
 
 const KINDS = [
   { group: '', version: 'v1', plural: 'configmaps', body: (n: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, labels: { app: n } }, data: { key: n } }) },
@@ -57,7 +60,8 @@ function metric(text: string, name: string): number {
 
 async function main(): Promise<void> {
   console.log(`machine: ${machine()}`);
-  console.log(`objects: ${OBJECTS} across ${KINDS.length} kinds; steady phase: ${SECONDS} s at ${WRITES_PER_SECOND} writes/s`);
+  console.log(`objects: ${OBJECTS} across ${KINDS.length} kinds; page size ${PAGE_SIZE}; steady phase: ${SECONDS} s at ${WRITES_PER_SECOND} writes/s`);
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'bench-watch-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const sb = await startSandbox({ port: 0, kubeconfigPath: kubeconfig, historySize: 200_000 });
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
     LEADER_ELECTION: 'false',
     RESOURCES_INCLUDE: KINDS.map((k) => (k.group ? `${k.plural}.${k.group}` : k.plural)).join(','),
     WATCH_MAX_QUEUE_DEPTH: '1000000',
+    WATCH_PAGE_SIZE: String(PAGE_SIZE),
     LOG_LEVEL: 'warn',
   });
   const started = performance.now();
@@ -94,13 +99,17 @@ async function main(): Promise<void> {
     await waitFor('initial list enqueued', async () => metric(await scrape(), 'ssa_audit_watch_observations_enqueued_total') >= total, 600_000, 100);
     const listedAt = performance.now();
     const afterList = await scrape();
+    const listCpu = metric(afterList, 'ssa_audit_process_cpu_seconds_total');
     const listSeconds = metric(afterList, 'ssa_audit_watch_initial_list_seconds');
     console.log(`initial list: ${total} objects; every resource listed ${listSeconds.toFixed(2)} s after watching began (${((readyAt - started) / 1000).toFixed(2)} s from process start, boot included); all enqueued ${((listedAt - started) / 1000).toFixed(2)} s from process start`);
-    console.log(`  → ${(total / listSeconds).toFixed(0)} observations/s into the queue during the initial list`);
+    console.log(`  → ${(total / listSeconds).toFixed(0)} observations/s into the queue during the initial list (sandbox in the same run; load average ${loadavg()[0]!.toFixed(1)})`);
+    console.log(`  watcher CPU from process start to the end of the list (boot included): ${listCpu.toFixed(1)} s → ${(total / listCpu).toFixed(0)} observations per watcher CPU-second`);
     console.log(`  watcher memory after the list: RSS ${(metric(afterList, 'ssa_audit_process_resident_memory_bytes') / 2 ** 20).toFixed(0)} MiB, heap used ${(metric(afterList, 'ssa_audit_nodejs_heap_size_used_bytes') / 2 ** 20).toFixed(0)} MiB`);
 
     // Steady phase: writes spread over every kind, paced to WRITES_PER_SECOND.
-    const before = metric(await scrape(), 'ssa_audit_watch_observations_enqueued_total');
+    const beforeText = await scrape();
+    const before = metric(beforeText, 'ssa_audit_watch_observations_enqueued_total');
+    const cpuBefore = metric(beforeText, 'ssa_audit_process_cpu_seconds_total');
     const steadyStart = performance.now();
     let writes = 0;
     while (performance.now() - steadyStart < SECONDS * 1000) {
@@ -117,7 +126,9 @@ async function main(): Promise<void> {
     const drainedAt = performance.now();
     const steadySeconds = (drainedAt - steadyStart) / 1000;
     const end = await scrape();
+    const steadyCpu = metric(end, 'ssa_audit_process_cpu_seconds_total') - cpuBefore;
     console.log(`steady phase: ${writes} writes in ${SECONDS} s (${offered.toFixed(0)}/s offered); all enqueued ${(steadySeconds - SECONDS).toFixed(2)} s after the last write → ${(writes / steadySeconds).toFixed(0)} observations/s sustained`);
+    console.log(`  watcher CPU in the steady phase: ${steadyCpu.toFixed(1)} s → ${(writes / steadyCpu).toFixed(0)} observations per watcher CPU-second (watch events arrive one by one)`);
     console.log(`watcher memory at the end: RSS ${(metric(end, 'ssa_audit_process_resident_memory_bytes') / 2 ** 20).toFixed(0)} MiB (peak ${(peakRss / 2 ** 20).toFixed(0)} MiB), heap used ${(metric(end, 'ssa_audit_nodejs_heap_size_used_bytes') / 2 ** 20).toFixed(0)} MiB`);
   } finally {
     clearInterval(sampler);

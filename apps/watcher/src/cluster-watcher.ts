@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../libs/config/src/index.js';
-import type { Metrics, Observation } from '../../../libs/common/src/index.js';
+import { sha256Hex, type Metrics, type Observation } from '../../../libs/common/src/index.js';
 import {
   LeaseElector,
   ResourceWatch,
   discoverResources,
+  downloadOpenApi,
   matchesPattern,
   resourceKey,
   selectResources,
@@ -17,11 +18,21 @@ import {
 import type { WatchPositionStore } from '../../../libs/queue/src/index.js';
 import { ObservationBatcher } from './observation-batcher.js';
 
+const hashOf = (document: unknown): string => sha256Hex(JSON.stringify(document));
+
 export interface ClusterWatcherPorts {
   enqueue(observations: readonly Observation[]): Promise<unknown>;
   queueDepth(): Promise<number>;
   readonly positions: WatchPositionStore;
   liveObjects(cluster: string, group: string, resource: string): Promise<readonly KnownObject[]>;
+  /** Hands downloaded OpenAPI documents to the schema job; `paths` are all the cluster serves now. */
+  storeSchemas(cluster: string, documents: SchemaDocument[], paths: readonly string[]): Promise<void>;
+}
+
+export interface SchemaDocument {
+  readonly path: string;
+  readonly format: 'openapi-v3' | 'openapi-v2';
+  readonly document: Record<string, unknown>;
 }
 
 const CRDS = 'customresourcedefinitions.apiextensions.k8s.io';
@@ -40,6 +51,9 @@ export class ClusterWatcher {
   private session: AbortController | undefined;
   private sessionDone: Promise<void> | undefined;
   private rediscover: (() => void) | undefined;
+  /** Hash of each OpenAPI document already handed over in this session: only changes are sent again. */
+  private schemaHashes = new Map<string, string>();
+  private schemaSync: Promise<void> = Promise.resolve();
   private discovered = false;
   private leading = false;
   private startedAt = 0;
@@ -144,6 +158,8 @@ export class ClusterWatcher {
       settle: () => batcher.settle(),
     };
     const positions = await this.retry(() => this.ports.positions.load(this.cluster), signal, 'loading resume positions');
+    this.schemaHashes = new Map();
+    let schemasDue = true;
     while (!signal.aborted) {
       try {
         const resources = selectResources(await discoverResources(this.client, signal), this.config.resources.include, this.config.resources.exclude);
@@ -151,25 +167,54 @@ export class ClusterWatcher {
         await this.reconcile(resources, positions, sink);
         this.discovered = true;
         this.reportSynced();
+        if (schemasDue) {
+          schemasDue = false;
+          this.schemaSync = this.schemaSync.then(() => this.syncSchemas(signal)).catch((e: unknown) => {
+            schemasDue = true;
+            this.log.warn({ err: e }, 'OpenAPI download failed: retried at the next discovery');
+          });
+        }
       } catch (e) {
         if (signal.aborted) break;
         this.log.warn({ err: e }, 'discovery failed');
       }
-      await this.waitForRediscovery(signal);
+      if (await this.waitForRediscovery(signal)) schemasDue = true;
     }
+    await this.schemaSync;
+  }
+
+  /** Downloads the OpenAPI documents (v3 per group-version, else v2) and hands over those that changed. */
+  private async syncSchemas(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    const docs = await downloadOpenApi(this.client);
+    const all: SchemaDocument[] =
+      docs.version === 'v3'
+        ? Object.entries(docs.documents).map(([path, document]) => ({ path, format: 'openapi-v3' as const, document: document as Record<string, unknown> }))
+        : [{ path: 'openapi/v2', format: 'openapi-v2' as const, document: docs.document as Record<string, unknown> }];
+    const changed = all.filter((d) => this.schemaHashes.get(d.path) !== hashOf(d.document));
+    const paths = all.map((d) => d.path);
+    if (changed.length === 0 && paths.length === this.schemaHashes.size && paths.every((p) => this.schemaHashes.has(p))) return;
+    await this.ports.storeSchemas(this.cluster, changed, paths);
+    this.schemaHashes = new Map(all.map((d) => [d.path, hashOf(d.document)]));
+    this.log.info({ format: docs.version, documents: all.length, changed: changed.length }, 'OpenAPI documents handed to the schema job');
   }
 
   /** Until the discovery interval passes, a CRD changes (shortly after: its resource is served once established), or the session ends. */
-  private waitForRediscovery(signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
+  /** Resolves true when a CRD changed. */
+  private waitForRediscovery(signal: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      let crd = false;
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
         this.rediscover = undefined;
-        resolve();
+        resolve(crd);
       };
       const timer = setTimeout(done, this.config.watcher.discoveryIntervalMs);
-      this.rediscover = () => setTimeout(done, 300);
+      this.rediscover = () => {
+        crd = true;
+        setTimeout(done, 300);
+      };
       signal.addEventListener('abort', done, { once: true });
     });
   }

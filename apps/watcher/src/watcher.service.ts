@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
 import { loadClusters, type KubeClient } from '../../../libs/kube/src/index.js';
-import { IngestProducer, QUEUE_DRIVER, createWatchPositionStore, type QueueDriver, type WatchPositionStore } from '../../../libs/queue/src/index.js';
+import { IngestProducer, QUEUE_DRIVER, SchemaProducer, createWatchPositionStore, type QueueDriver, type WatchPositionStore } from '../../../libs/queue/src/index.js';
 import { LiveObjectsRepository } from '../../../libs/store/src/index.js';
 import { ClusterWatcher } from './cluster-watcher.js';
 
@@ -18,8 +18,8 @@ export interface WatcherStatus {
 /**
  * The watcher role: one {@link ClusterWatcher} per configured cluster, and a small HTTP endpoint of its
  * own (`/healthz`, `/readyz` — 503 while initial lists run — and `/metrics`), since the role may run
- * without the API. It writes nothing to the database: it enqueues observations and keeps its resume
- * positions beside the queue.
+ * without the API. It writes nothing to the database: it enqueues observations (and the OpenAPI
+ * documents it downloads, for the schema job) and keeps its resume positions beside the queue.
  */
 @Injectable()
 export class WatcherService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -34,6 +34,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
     @Inject(IngestProducer) private readonly producer: IngestProducer,
     @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
     @Inject(LiveObjectsRepository) private readonly live: LiveObjectsRepository,
+    @Inject(SchemaProducer) private readonly schemas: SchemaProducer,
   ) {}
 
   /** `http://127.0.0.1:PORT` of /readyz and /metrics. */
@@ -67,6 +68,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
             queueDepth: () => this.driver.pending('ingest'),
             positions,
             liveObjects: (c, g, r) => this.live.liveObjects(c, g, r),
+            storeSchemas: (c, documents, paths) => this.schemas.enqueue(c, documents, paths),
           },
           this.metrics,
           log,

@@ -5,6 +5,7 @@ import { LOGGER } from '../../common/src/index.js';
 import { createQueueDriver } from './create-queue-driver.js';
 import { IngestProducer } from './ingest.producer.js';
 import { ProjectProducer } from './project.producer.js';
+import { SchemaProducer } from './schema.producer.js';
 import { QUEUE_DRIVER } from './queue.constants.js';
 import type { QueueDriver } from './queue-driver.types.js';
 
@@ -19,8 +20,9 @@ import type { QueueDriver } from './queue-driver.types.js';
       inject: [QUEUE_DRIVER, APP_CONFIG],
     },
     { provide: ProjectProducer, useFactory: (d: QueueDriver) => new ProjectProducer(d), inject: [QUEUE_DRIVER] },
+    { provide: SchemaProducer, useFactory: (d: QueueDriver) => new SchemaProducer(d), inject: [QUEUE_DRIVER] },
   ],
-  exports: [QUEUE_DRIVER, IngestProducer, ProjectProducer],
+  exports: [QUEUE_DRIVER, IngestProducer, ProjectProducer, SchemaProducer],
 })
 export class QueueModule implements BeforeApplicationShutdown {
   constructor(@Inject(QUEUE_DRIVER) private readonly driver: QueueDriver) {}

@@ -6,6 +6,7 @@ import { EventReader } from './events/event-reader.js';
 import { CheckpointRepository } from './events/checkpoint.repository.js';
 import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
 import { LiveObjectsRepository } from './watch/live-objects.repository.js';
+import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
 
 /** Injection token of the open {@link Database}. */
 export const DATABASE = Symbol('DATABASE');
@@ -28,8 +29,9 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
     { provide: CheckpointRepository, useFactory: (db: Database) => new CheckpointRepository(ds(db)), inject: [DATABASE] },
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
     { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(ds(db)), inject: [DATABASE] },
+    { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },
   ],
-  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, LiveObjectsRepository],
+  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, LiveObjectsRepository, ApiSchemaRepository],
 })
 export class StoreModule implements OnApplicationShutdown {
   /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */
