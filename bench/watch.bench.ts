@@ -6,12 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../libs/sandbox/src/index.js';
-import { createTestContext, waitFor } from '../libs/testing/src/index.js';
+import { createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
 import { machine } from './bench-support.js';
 
 const arg = (name: string, fallback: number) => {
@@ -44,14 +42,6 @@ const KINDS = [
   })),
   { group: 'batch', version: 'v1', plural: 'cronjobs', body: (n: string) => ({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: n }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox' }] } } } } } }) },
 ];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function metric(text: string, name: string): number {
   const m = new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);

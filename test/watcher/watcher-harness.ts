@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../libs/sandbox/src/index.js';
 import { createDataSource } from '../../libs/store/src/index.js';
 import { QUEUE_DRIVER, type QueueDriver } from '../../libs/queue/src/index.js';
-import { SandboxWriter, createTestContext, waitFor, type TestContext } from '../../libs/testing/src/index.js';
+import { SandboxWriter, createTestContext, storedHistory, waitFor, type TestContext } from '../../libs/testing/src/index.js';
 import { startApplication, type Role, type RunningApplication } from '../../apps/bootstrap.js';
 import { WatcherService } from '../../apps/watcher/src/watcher.service.js';
 
@@ -91,4 +91,14 @@ export function deployment(name: string, image: string, replicas?: number): Reco
 
 export function configMap(name: string, data: Record<string, string>): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data };
+}
+
+/** Waits until the store holds as many events for these objects as were written, then compares: exactly these resourceVersions, in order. */
+export async function expectStoredExactly(h: WatcherHarness, expected: ReadonlyMap<string, readonly string[]>): Promise<void> {
+  const total = [...expected.values()].reduce((n, l) => n + l.length, 0);
+  const stored = await waitFor('every write stored', async () => {
+    const s = await storedHistory(h.ds, h.cluster);
+    return [...expected.keys()].reduce((n, uid) => n + (s.get(uid)?.length ?? 0), 0) >= total ? s : undefined;
+  }, 60_000);
+  for (const [uid, rvs] of expected) expect(stored.get(uid)!.map((s) => s.resourceVersion)).toEqual(rvs);
 }

@@ -1,19 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { storedHistory, waitFor, type Written } from '../../libs/testing/src/index.js';
-import { CM, WATCHER_TEST_ENV, configMap, createWatcherHarness, type WatcherHarness } from './watcher-harness.js';
+import { freePort, waitFor, type Written } from '../../libs/testing/src/index.js';
+import { CM, WATCHER_TEST_ENV, configMap, createWatcherHarness, expectStoredExactly, type WatcherHarness } from './watcher-harness.js';
 
 // The built watcher (`node dist/apps/main.js watcher`) as child processes killed with SIGKILL; the
 // worker runs in this process; the sandbox serves real HTTP.
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 interface WatcherProcess {
   readonly child: ChildProcess;
@@ -68,15 +58,6 @@ describe('watcher process: kill -9, restart, hand-over', () => {
     };
   };
 
-  const expectStored = async (expected: Map<string, string[]>) => {
-    const total = [...expected.values()].reduce((n, l) => n + l.length, 0);
-    const stored = await waitFor('every write stored', async () => {
-      const s = await storedHistory(h.ds, h.cluster);
-      return [...expected.keys()].reduce((n, uid) => n + (s.get(uid)?.length ?? 0), 0) >= total ? s : undefined;
-    }, 60_000);
-    for (const [uid, rvs] of expected) expect(stored.get(uid)!.map((s) => s.resourceVersion)).toEqual(rvs);
-  };
-
   beforeAll(async () => {
     h = await createWatcherHarness('watcher-process');
     await h.start(['worker']);
@@ -97,7 +78,7 @@ describe('watcher process: kill -9, restart, hand-over', () => {
     await ready(b);
     await new Promise((r) => setTimeout(r, 2_000));
     await writes.stop();
-    await expectStored(writes.expected);
+    await expectStoredExactly(h, writes.expected);
     // It resumed from its stored positions: no relist was needed.
     expect(await (await fetch(`${b.url}/metrics`)).text()).not.toMatch(/ssa_audit_watch_relists_total\{[^}]*resource="configmaps"[^}]*\} [1-9]/);
     await b.kill();
@@ -123,7 +104,7 @@ describe('watcher process: kill -9, restart, hand-over', () => {
     expect(handover).toBeLessThan(8_000);
     await new Promise((r) => setTimeout(r, 1_500));
     await writes.stop();
-    await expectStored(writes.expected);
+    await expectStoredExactly(h, writes.expected);
     await standby.kill();
   });
 });

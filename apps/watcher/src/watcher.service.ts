@@ -104,10 +104,12 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
       }
       res.writeHead(404).end();
     });
-    return new Promise((resolve, reject) => {
+    // A busy port must not stop the watching itself: say so loudly and go on without the endpoint.
+    return new Promise((resolve) => {
       this.server!.once('error', (e) => {
-        log.error({ err: e, port: this.config.watcher.port }, 'watcher HTTP port unavailable');
-        reject(e);
+        log.error({ err: e, port: this.config.watcher.port }, 'watcher HTTP port unavailable: /readyz and /metrics of the watcher are off');
+        this.server = undefined;
+        resolve();
       });
       this.server!.listen(this.config.watcher.port, '0.0.0.0', () => resolve());
     });

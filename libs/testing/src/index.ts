@@ -5,3 +5,4 @@ export { waitFor } from './wait-for.js';
 export { SandboxWriter, type Written } from './sandbox-writer.js';
 export { storedHistory, type StoredStep } from './stored-history.js';
 export { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';
+export { freePort } from './free-port.js';
