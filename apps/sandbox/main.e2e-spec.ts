@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { itWithKubectl, KUBECTL } from '../../libs/sandbox/test/kubectl.js';
+import { itWithKubectl, KUBECTL } from '../../libs/testing/src/kubectl-sandbox.js';
 
 describe('npm run sandbox (the CLI entry point)', () => {
   itWithKubectl(18, 'talking to the sandbox')('serves HTTPS on the given port and writes a kubeconfig kubectl can use', async () => {

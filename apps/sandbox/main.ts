@@ -6,9 +6,10 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startSandbox } from '../../libs/sandbox/src/index.js';
 
-function fail(message: string): never {
+/** Exit codes as the other entry points use them: 64 for a bad command line (EX_USAGE), 1 otherwise. */
+function fail(message: string, code = 64): never {
   console.error(`sandbox: ${message}`);
-  process.exit(2);
+  process.exit(code);
 }
 
 let values;
@@ -48,5 +49,5 @@ try {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (e) {
-  fail(`cannot serve on ${values.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  fail(`cannot serve on ${values.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
 }

@@ -63,6 +63,16 @@ describe('Cluster', () => {
     expect(applied.metadata.managedFields.map((e: any) => e.manager)).toEqual(['me-too', 'me']);
   });
 
+  it('a resourceVersion in an applied config is a precondition', () => {
+    const cl = c();
+    const ref = { resource: cms(cl), namespace: 'default', name: 'a' };
+    const first = cl.patch(ref, '', 'apply', 'apiVersion: v1\nkind: ConfigMap\ndata: {k: v}\n', { fieldManager: 'm' }) as any;
+    const stale = `apiVersion: v1\nkind: ConfigMap\nmetadata: {resourceVersion: "1"}\ndata: {k: w}\n`;
+    expect(() => cl.patch(ref, '', 'apply', stale, { fieldManager: 'm' })).toThrow('the object has been modified');
+    const fresh = `apiVersion: v1\nkind: ConfigMap\nmetadata: {resourceVersion: "${first.metadata.resourceVersion}"}\ndata: {k: w}\n`;
+    expect((cl.patch(ref, '', 'apply', fresh, { fieldManager: 'm' }) as any).data).toEqual({ k: 'w' });
+  });
+
   it('main-resource writes cannot change the status; /status writes cannot change the spec', () => {
     const cl = c();
     cl.create(deps(cl), 'default', deployment, { fieldManager: 'me' });

@@ -319,6 +319,9 @@ export class Cluster {
     const key = resourceKey(rt);
     const live = this.store.get(key, ref.namespace, ref.name);
     if (!live && subresource !== '') throw notFound(this.target(rt, ref.name));
+    // A resourceVersion in the applied config is a precondition, as on any write.
+    if (live && typeof cmd['resourceVersion'] === 'string' && cmd['resourceVersion'] !== '' && cmd['resourceVersion'] !== metaOf(live)['resourceVersion'])
+      throw conflict(this.target(rt, ref.name), 'the object has been modified; please apply your changes to the latest version and try again');
     const manager = opts.fieldManager!;
     const fm = this.fieldManager(rt, subresource);
     if (!live) {
@@ -512,17 +515,26 @@ export class Cluster {
       const marked = this.normalize(rt, { ...live, metadata: { ...md, deletionTimestamp: this.now(), deletionGracePeriodSeconds: 0 } });
       return this.put(rt, marked);
     }
+    if (rt.kind === 'Namespace' && rt.group === '') this.terminateNamespace(rt, live);
     const gone = this.store.delete(resourceKey(rt), String(md['namespace'] ?? ''), String(md['name']));
     if (!gone) return live as KubeObject;
     this.afterDelete(rt, gone, policy);
     return gone;
   }
 
+  /**
+   * What the namespace controller does, at once: the namespace turns Terminating (a MODIFIED event
+   * watchers see), everything in it is deleted, then the namespace goes.
+   */
+  private terminateNamespace(rt: ResourceType, ns: Obj): void {
+    const md = metaOf(ns);
+    const terminating = this.normalize(rt, { ...ns, metadata: { ...md, deletionTimestamp: this.now() }, status: { phase: 'Terminating' } });
+    this.put(rt, terminating);
+    for (const t of this.resources()) if (t.namespaced) for (const o of this.store.list(resourceKey(t), String(md['name']))) this.deleteQuietly(t, o);
+  }
+
   private afterDelete(rt: ResourceType, gone: KubeObject, policy: DeleteOptions['propagationPolicy']): void {
     const md = metaOf(gone);
-    if (rt.kind === 'Namespace' && rt.group === '') {
-      for (const t of this.resources()) if (t.namespaced) for (const o of this.store.list(resourceKey(t), String(md['name']))) this.deleteQuietly(t, o);
-    }
     if (rt.kind === 'CustomResourceDefinition') this.unserveCrd(gone);
     this.collectGarbage(String(md['uid']), policy);
   }

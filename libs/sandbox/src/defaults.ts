@@ -30,6 +30,14 @@ function imagePullPolicy(image: unknown): string {
   return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
+function defaultProbe(p: unknown): void {
+  if (!isObject(p)) return;
+  dflt(p, 'timeoutSeconds', 1);
+  dflt(p, 'periodSeconds', 10);
+  dflt(p, 'successThreshold', 1);
+  dflt(p, 'failureThreshold', 3);
+}
+
 function defaultContainers(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const c of list) {
@@ -38,6 +46,16 @@ function defaultContainers(list: unknown): void {
     dflt(c, 'terminationMessagePolicy', 'File');
     dflt(c, 'imagePullPolicy', imagePullPolicy(c['image']));
     if (Array.isArray(c['ports'])) for (const p of c['ports']) if (isObject(p)) dflt(p, 'protocol', 'TCP');
+    for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[k]);
+  }
+}
+
+/** Volume sources whose files get mode 0644 (420) unless told otherwise. */
+function defaultVolumes(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const v of list) {
+    if (!isObject(v)) continue;
+    for (const k of ['configMap', 'secret', 'projected', 'downwardAPI']) if (isObject(v[k])) dflt(v[k] as Obj, 'defaultMode', 420);
   }
 }
 
@@ -51,6 +69,7 @@ function defaultPodSpec(spec: Obj | undefined): void {
   dflt(spec, 'schedulerName', 'default-scheduler');
   defaultContainers(spec['containers']);
   defaultContainers(spec['initContainers']);
+  defaultVolumes(spec['volumes']);
 }
 
 function defaultTemplate(spec: Obj | undefined): void {
@@ -121,9 +140,13 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
       return;
     case 'batch/v1/Job':
       if (!spec) return;
+      dflt(spec, 'parallelism', 1);
+      dflt(spec, 'completions', 1);
       dflt(spec, 'backoffLimit', 6);
       dflt(spec, 'completionMode', 'NonIndexed');
       dflt(spec, 'suspend', false);
+      dflt(spec, 'manualSelector', false);
+      dflt(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
       defaultTemplate(spec);
       return;
     case 'batch/v1/CronJob':

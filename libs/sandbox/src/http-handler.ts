@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../ssa-engine/src/index.js';
 import { ApiError, badRequest } from './api-error.js';
-import { Cluster, PATCH_CONTENT_TYPES, parseJson, type ObjectRef, type WriteOptions } from './cluster.js';
+import { Cluster, PATCH_CONTENT_TYPES, parseJson, type DeleteOptions, type ObjectRef, type WriteOptions } from './cluster.js';
 import { aggregatedDiscovery, aggregatedDiscoveryVersion, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { ResourceVersionTooOldError, type StoreEvent } from './object-store.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode-protobuf.js';
@@ -117,6 +117,12 @@ function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
+/** The apiserver's answer to a path it does not serve. */
+const noSuchResource = () => new ApiError('NotFound', 'the server could not find the requested resource');
+
+const FIELD_VALIDATION = new Set(['Strict', 'Warn', 'Ignore']);
+const PROPAGATION = new Set(['Orphan', 'Background', 'Foreground']);
+
 function bool(v: string | null): boolean {
   return v === 'true' || v === '1';
 }
@@ -210,15 +216,15 @@ export class HttpHandler {
       return send(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', message: `compacted through ${this.cluster.store.resourceVersion}`, code: 200 });
     }
     const rp = parseResourcePath(segs);
-    if (!rp) throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
+    if (!rp) throw noSuchResource();
     const rt = this.cluster.resourceFor(rp.group, rp.version, rp.plural);
-    if (!rt) throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
-    if (!rt.namespaced && rp.namespace !== undefined) throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
+    if (!rt) throw noSuchResource();
+    if (!rt.namespaced && rp.namespace !== undefined) throw noSuchResource();
     const q = url.searchParams;
     const namespace = rt.namespaced ? rp.namespace : undefined;
     const sub = rp.subresource ?? '';
-    if (sub !== '' && sub !== 'status' && sub !== 'scale') throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
-    if ((sub === 'status' && !rt.status) || (sub === 'scale' && !rt.scale)) throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
+    if (sub !== '' && sub !== 'status' && sub !== 'scale') throw noSuchResource();
+    if ((sub === 'status' && !rt.status) || (sub === 'scale' && !rt.scale)) throw noSuchResource();
     const warnings: string[] = [];
     const write: WriteOptions = {
       // RFC 7234 warn-code 299, the way the apiserver sends admission and field-validation warnings.
@@ -232,8 +238,10 @@ export class HttpHandler {
       dryRun: q.getAll('dryRun').includes('All'),
       ...(q.get('fieldValidation') ? { fieldValidation: q.get('fieldValidation') as WriteOptions['fieldValidation'] } : {}),
     };
+    if (write.fieldValidation && !FIELD_VALIDATION.has(write.fieldValidation))
+      throw badRequest(`fieldValidation: Unsupported value: "${write.fieldValidation}": supported values: "Ignore", "Strict", "Warn"`);
     if (rp.name === undefined) {
-      if (rt.namespaced && namespace === undefined && method !== 'GET') throw new ApiError('NotFound', 'the server could not find the requested resource', undefined, undefined, 404);
+      if (rt.namespaced && namespace === undefined && method !== 'GET') throw noSuchResource();
       switch (method) {
         case 'GET': {
           const table = tableVersion(req.headers.accept);
@@ -290,9 +298,11 @@ export class HttpHandler {
         const raw = (await readBody(req)).toString('utf8');
         const opts = raw.trim() ? parseJson(raw) : {};
         const policy = (isObject(opts) && typeof opts['propagationPolicy'] === 'string' ? opts['propagationPolicy'] : q.get('propagationPolicy')) ?? undefined;
+        if (policy !== undefined && !PROPAGATION.has(policy))
+          throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Background", "Foreground", "Orphan"`);
         const orphan = isObject(opts) && opts['orphanDependents'] === true;
         const gone = this.cluster.delete(ref, {
-          ...(policy ? { propagationPolicy: policy as 'Orphan' } : orphan ? { propagationPolicy: 'Orphan' } : {}),
+          ...(policy ? { propagationPolicy: policy as NonNullable<DeleteOptions['propagationPolicy']> } : orphan ? { propagationPolicy: 'Orphan' } : {}),
           dryRun: write.dryRun ?? false,
         });
         return send(res, 200, gone);

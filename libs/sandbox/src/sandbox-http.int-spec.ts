@@ -273,8 +273,17 @@ describe('sandbox over HTTP', () => {
       expect(d.spec.replicas).toBe(2);
       expect(d.status.replicas).toBe(2);
       expect(d.metadata.managedFields.find((e: any) => e.manager === 'ctrl')).toMatchObject({ operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
+      const applied = await fetch(`${deployments()}/web/status?fieldManager=ctrl2&force=true`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+        body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 9}\nstatus: {replicas: 3}\n',
+      });
+      expect(applied.status).toBe(200);
+      d = (await applied.json()) as any;
+      expect([d.spec.replicas, d.status.replicas]).toEqual([2, 3]);
+      expect(d.metadata.managedFields.find((e: any) => e.manager === 'ctrl2')).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
       const scale = (await (await fetch(`${deployments()}/web/scale`)).json()) as any;
-      expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=web' } });
+      expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 2 }, status: { replicas: 3, selector: 'app=web' } });
     });
 
     it('deleting an owner deletes its dependents; Orphan keeps them without the reference', async () => {
@@ -305,7 +314,11 @@ describe('sandbox over HTTP', () => {
     it('deleting a namespace deletes what is in it', async () => {
       await fetch(`${sb.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tmp' } }) });
       await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm('x')) });
+      const events: string[] = [];
+      const stop = sb.cluster.watch(sb.cluster.resourceFor('', 'v1', 'namespaces')!, undefined, undefined, (e) => events.push(`${e.type} ${(e.object['status'] as any)?.phase}`));
       await fetch(`${sb.url}/api/v1/namespaces/tmp`, { method: 'DELETE' });
+      stop();
+      expect(events).toEqual(['MODIFIED Terminating', 'DELETED Terminating']);
       expect((await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps/x`)).status).toBe(404);
       expect((await fetch(`${sb.url}/api/v1/namespaces/tmp/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm('y')) })).status).toBe(404);
     });
@@ -401,6 +414,10 @@ describe('custom resources', () => {
       expect(p.spec.replicas).toBe(5);
       expect(p.metadata.managedFields.find((e: any) => e.manager === 'hpa')).toMatchObject({ operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
       expect(p.metadata.managedFields.find((e: any) => e.manager === 'op')).toBeUndefined();
+      const view = (await (await fetch(`${url}/p/scale`)).json()) as any;
+      expect(view.metadata.managedFields).toEqual([
+        { manager: 'hpa', operation: 'Update', apiVersion: 'autoscaling/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+      ]);
     } finally {
       await sb.close();
     }

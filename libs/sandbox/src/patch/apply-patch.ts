@@ -1,4 +1,4 @@
-import jsonPatch from 'fast-json-patch';
+import { applyPatch as applyJsonPatch, type Operation } from 'rfc6902';
 import type { ResolvedType } from '../../../ssa-engine/src/index.js';
 import { ApiError, badRequest } from '../api-error.js';
 import { applyMergePatch } from './json-merge-patch.js';
@@ -9,17 +9,15 @@ import { type Obj, isObject } from '../json.js';
 export function applyPatch(type: ResolvedType, live: Obj, patchType: 'json' | 'merge' | 'strategic', patch: unknown): Obj {
   switch (patchType) {
     case 'json': {
-      if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
-      try {
-        const r = jsonPatch.applyPatch(structuredClone(live), patch as jsonPatch.Operation[], true, false, true);
-        if (!isObject(r.newDocument)) throw badRequest('the patched object is not a JSON object');
-        return r.newDocument;
-      } catch (e) {
-        if (e instanceof ApiError) throw e;
-        const err = e as { name?: string; message: string };
-        if (err.name === 'TEST_OPERATION_FAILED') throw new ApiError('Invalid', `the server rejected our request due to an error in our request`, undefined, undefined, 422);
-        throw new ApiError('Invalid', `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`, undefined, undefined, 422);
-      }
+      if (!Array.isArray(patch) || !patch.every((op) => isObject(op) && typeof op['op'] === 'string' && typeof op['path'] === 'string'))
+        throw badRequest('json: cannot unmarshal the patch into a list of JSON patch operations');
+      // RFC 6902 is all or nothing: the operations run on a copy, which is dropped at the first error.
+      const doc: unknown = structuredClone(live);
+      const results = applyJsonPatch(doc, patch as Operation[]);
+      const failed = results.find((r) => r !== null);
+      if (failed) throw new ApiError('Invalid', `the server rejected our request due to an error in our request: ${failed.name}: ${failed.message}`, undefined, undefined, 422);
+      if (!isObject(doc)) throw badRequest('the patched object is not a JSON object');
+      return doc;
     }
     case 'merge': {
       const r = applyMergePatch(live, patch);

@@ -1,4 +1,6 @@
 import { BUILTIN_SCHEMA, builtinTypeName, DEDUCED_TYPE } from '../../../ssa-engine/src/index.js';
+import { ApiError } from '../api-error.js';
+import { applyPatch } from './apply-patch.js';
 import { applyMergePatch } from './json-merge-patch.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 
@@ -87,5 +89,40 @@ describe('strategic merge patch', () => {
 
   it('rejects list items without the merge key', () => {
     expect(() => applyStrategicMergePatch(live, { spec: { template: { spec: { containers: [{ image: 'x' }] } } } }, deployment)).toThrow('does not contain declared merge key: name');
+  });
+});
+
+describe('JSON patch (RFC 6902) through applyPatch', () => {
+  const live = { metadata: { name: 'a', resourceVersion: '5' }, data: { k: 'v' } };
+
+  it('applies add, replace, remove, test and leaves the input alone', () => {
+    const out = applyPatch(DEDUCED_TYPE, live, 'json', [
+      { op: 'test', path: '/metadata/resourceVersion', value: '5' },
+      { op: 'add', path: '/data/x', value: '1' },
+      { op: 'replace', path: '/data/k', value: 'w' },
+      { op: 'remove', path: '/metadata/resourceVersion' },
+    ]);
+    expect(out).toEqual({ metadata: { name: 'a' }, data: { k: 'w', x: '1' } });
+    expect(live.data).toEqual({ k: 'v' });
+  });
+
+  it('is all or nothing: a failing operation rejects the patch with a 422', () => {
+    const run = () => applyPatch(DEDUCED_TYPE, live, 'json', [{ op: 'add', path: '/data/x', value: '1' }, { op: 'test', path: '/metadata/resourceVersion', value: '6' }]);
+    expect(run).toThrow(ApiError);
+    try {
+      run();
+    } catch (e) {
+      expect((e as ApiError).code).toBe(422);
+    }
+    expect(() => applyPatch(DEDUCED_TYPE, live, 'json', { op: 'add' })).toThrow('cannot unmarshal');
+  });
+
+  it('never writes through __proto__', () => {
+    try {
+      applyPatch(DEDUCED_TYPE, live, 'json', [{ op: 'add', path: '/__proto__/polluted', value: true }]);
+    } catch {
+      // rejected or applied as a plain key: either way nothing leaks
+    }
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });

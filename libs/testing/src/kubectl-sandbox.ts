@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/src/index.js';
 
 /** Test helper: the real kubectl against an in-process sandbox. Imported by tests only. */
 

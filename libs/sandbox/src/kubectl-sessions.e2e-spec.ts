@@ -1,4 +1,7 @@
-import { itWithKubectl, KubectlSandbox, owners } from './kubectl.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { itWithKubectl, KubectlSandbox, owners } from '../../testing/src/kubectl-sandbox.js';
 
 const any = itWithKubectl(18, 'server-side apply');
 
@@ -152,6 +155,58 @@ describe('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(d.metadata['annotations']['kubectl.kubernetes.io/last-applied-configuration']).toContain('"replicas":2');
   });
 
+  any('client-side apply sends strategic merge patches ($setElementOrder, deletions by merge key) that land as on a real cluster', async () => {
+    const v1 = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: csa, labels: {a: "1"}}
+spec:
+  replicas: 2
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 2}}
+  selector: {matchLabels: {app: csa}}
+  template:
+    metadata: {labels: {app: csa}}
+    spec:
+      containers:
+      - {name: a, image: "a:1", env: [{name: EX, value: "1"}, {name: WY, value: "2"}], ports: [{containerPort: 80}]}
+      - {name: b, image: "b:1"}
+      volumes: [{name: v, emptyDir: {}}]
+`;
+    const v2 = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: csa}
+spec:
+  replicas: 3
+  strategy: {type: Recreate}
+  selector: {matchLabels: {app: csa}}
+  template:
+    metadata: {labels: {app: csa}}
+    spec:
+      containers:
+      - {name: b, image: "b:2"}
+      - {name: a, image: "a:1", env: [{name: WY, value: "3"}], ports: [{containerPort: 80}, {containerPort: 81, protocol: UDP}]}
+      volumes: [{name: w, configMap: {name: cm}}]
+`;
+    await k.ok(['apply', '-f', '-'], { input: v1 });
+    expect(await k.ok(['apply', '-f', '-'], { input: v2 })).toBe('deployment.apps/csa configured\n');
+    const d = await k.getJson('deployment', 'csa');
+    expect(d.metadata['labels']).toBeUndefined();
+    expect(d['spec'].replicas).toBe(3);
+    expect(d['spec'].strategy).toEqual({ type: 'Recreate' });
+    const pod = d['spec'].template.spec;
+    expect(pod.containers.map((c: any) => `${c.name}=${c.image}`)).toEqual(['b=b:2', 'a=a:1']);
+    expect(pod.containers[1].env).toEqual([{ name: 'WY', value: '3' }]);
+    expect(pod.containers[1].ports).toEqual([
+      { containerPort: 80, protocol: 'TCP' },
+      { containerPort: 81, protocol: 'UDP' },
+    ]);
+    expect(pod.volumes).toEqual([{ name: 'w', configMap: { name: 'cm', defaultMode: 420 } }]);
+    const csa = JSON.stringify(owners(d)['kubectl-client-side-apply/Update']);
+    expect(csa).toContain('"k:{\\"containerPort\\":81,\\"protocol\\":\\"UDP\\"}"');
+    expect(csa).toContain('"k:{\\"name\\":\\"w\\"}"');
+    expect(csa).not.toContain('"k:{\\"name\\":\\"EX\\"}"');
+    expect(csa).not.toContain('f:rollingUpdate');
+  });
+
   any('5: create deployment, edit, label, annotate, delete and get -w leave the managers a real apiserver leaves', async () => {
     expect(await k.ok(['create', 'deployment', 'web', '--image=nginx:1.25'])).toBe('deployment.apps/web created\n');
     let d = await k.getJson('deployment', 'web');
@@ -159,20 +214,24 @@ describe('kubectl sessions against the sandbox (real kubectl)', () => {
     expect(created['f:spec']['f:replicas']).toEqual({});
     expect(created['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"nginx"}']).toMatchObject({ 'f:image': {}, 'f:imagePullPolicy': {}, 'f:terminationMessagePath': {} });
 
-    const dir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'editor-'));
-    const editor = `${dir}/editor.sh`;
-    (await import('node:fs')).writeFileSync(editor, '#!/bin/sh\nsed -i "s/replicas: 1/replicas: 4/" "$1"\n', { mode: 0o755 });
+    const editor = join(mkdtempSync(join(tmpdir(), 'editor-')), 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/replicas: 1/replicas: 4/" "$1"\n', { mode: 0o755 });
     expect(await k.ok(['edit', 'deployment', 'web'], { env: { EDITOR: editor, KUBE_EDITOR: editor } })).toBe('deployment.apps/web edited\n');
+    expect(await k.ok(['patch', 'deployment', 'web', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.26"}]}}}}'])).toBe(
+      'deployment.apps/web patched\n',
+    );
     expect(await k.ok(['label', 'deployment', 'web', 'tier=web'])).toBe('deployment.apps/web labeled\n');
     expect(await k.ok(['annotate', 'deployment', 'web', 'note=hi'])).toBe('deployment.apps/web annotated\n');
     d = await k.getJson('deployment', 'web');
     expect(d['spec'].replicas).toBe(4);
     const o = owners(d);
     expect(o['kubectl-edit/Update']).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    expect(o['kubectl-patch/Update']).toEqual({ 'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { 'f:image': {} } } } } } });
+    expect(d['spec'].template.spec.containers[0].image).toBe('nginx:1.26');
     expect(o['kubectl-label/Update']).toEqual({ 'f:metadata': { 'f:labels': { 'f:tier': {} } } });
     expect(o['kubectl-annotate/Update']).toEqual({ 'f:metadata': { 'f:annotations': { '.': {}, 'f:note': {} } } });
     expect(JSON.stringify(o['kubectl-create/Update'])).not.toContain('f:replicas');
-    expect(d.metadata['generation']).toBe(2);
+    expect(d.metadata['generation']).toBe(3);
 
     const watch = k.kubectl(['get', 'configmaps', '-w', '--request-timeout=4s', '-o', 'name']);
     await new Promise((r) => setTimeout(r, 1000));
