@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { sandboxKubeconfig } from '../../libs/sandbox/src/index.js';
 import { startFlakyProxy, type FlakyProxy, type Written } from '../../libs/testing/src/index.js';
+import { WatcherService } from '../../apps/watcher/src/watcher.service.js';
 import { CM, configMap, createWatcherHarness, expectStoredExactly, type WatcherHarness } from './watcher-harness.js';
 
 // Connections between watcher and apiserver are cut at random (and refused for a while) under steady
@@ -54,5 +55,33 @@ describe('watcher: connections dropped at random under steady writes', () => {
     expect(cuts).toBeGreaterThan(10);
 
     await expectStoredExactly(h, expected);
+  });
+});
+
+describe('watcher: a silently dead connection', () => {
+  let h: WatcherHarness;
+  let proxy: FlakyProxy;
+  beforeAll(async () => {
+    h = await createWatcherHarness('watcher-stall');
+    proxy = await startFlakyProxy(h.sandbox.port);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await h?.dispose();
+  });
+
+  it('is restarted after the stall timeout, and what it held back arrives', async () => {
+    const kubeconfig = `${h.kubeconfig}.proxy`;
+    writeFileSync(kubeconfig, sandboxKubeconfig(proxy.url));
+    const app = await h.start(['worker', 'watcher'], { KUBECONFIG: kubeconfig, WATCH_STALL_TIMEOUT_MS: '2000', RESOURCES_INCLUDE: 'configmaps' });
+    await h.ready(app);
+    const created = await h.writer.create(CM, configMap('quiet', { v: '0' }));
+    await expectStoredExactly(h, new Map([[created.uid, [created.resourceVersion]]]));
+    expect(proxy.freeze()).toBeGreaterThan(0);
+    // Written while the watch's socket forwards nothing (no event, no bookmark): only a restart brings it.
+    const patched = await h.writer.patch(CM, 'quiet', { data: { v: '1' } });
+    await expectStoredExactly(h, new Map([[created.uid, [created.resourceVersion, patched.resourceVersion]]]));
+    const metrics = await (await fetch(`${app.app.get(WatcherService).url}/metrics`)).text();
+    expect(metrics).toMatch(/ssa_audit_watch_restarts_total\{cluster="ssa-sandbox",resource="configmaps",reason="stalled"\} [1-9]/);
   });
 });

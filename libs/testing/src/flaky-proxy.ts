@@ -8,6 +8,8 @@ export interface FlakyProxy {
   readonly open: number;
   /** Destroys each open connection with probability `share`; returns how many were cut. */
   cut(share?: number): number;
+  /** Stops forwarding on every open connection without closing it (a silently dead link); returns how many. */
+  freeze(): number;
   /** While refusing, new connections are closed at once. */
   refuse(on: boolean): void;
   close(): Promise<void>;
@@ -47,6 +49,15 @@ export async function startFlakyProxy(targetPort: number, random: () => number =
         n++;
       }
       return n;
+    },
+    freeze() {
+      for (const [a, b] of pairs) {
+        a.unpipe(b);
+        b.unpipe(a);
+        a.pause();
+        b.pause();
+      }
+      return pairs.size;
     },
     refuse(on) {
       refusing = on;
