@@ -151,7 +151,8 @@ export class ResourceWatch {
     const started = Date.now();
     if (reason === 'gone') await this.sink.settle();
     const known = new Map((await this.options.liveObjects()).map((k) => [k.uid, k]));
-    const source = reason === 'gone' ? 'gap-fill' : 'relist';
+    // With history in the store (a 410, or a restart that lost its position) the list fills a gap.
+    const source = reason === 'gone' || known.size > 0 ? 'gap-fill' : 'relist';
     const seen = new Set<string>();
     let listRv: string | undefined;
     let cont: string | undefined;
