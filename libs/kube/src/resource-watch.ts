@@ -127,6 +127,8 @@ export class ResourceWatch {
           relist = 'gone';
           continue;
         }
+        // Forbidden or not found (RBAC, a CRD going away): retried, but it must not hold readiness back forever.
+        if (e instanceof KubeError && (e.status === 403 || e.status === 404)) this.markSynced();
         const reason: RestartReason = e instanceof KubeError && e.code === 'STALLED' ? 'stalled' : 'error';
         this.listener.onRestart?.(this.resource, reason, e);
         const delay = reason === 'stalled' ? 0 : this.backoff.next();
