@@ -91,6 +91,8 @@ export class InProcessQueueDriver implements QueueDriver {
     const lane = this.lane(name);
     const processor = this.processors.get(queue);
     if (lane.running || !processor || this.closed) return;
+    // The loop must not clear `running` itself: with no job it would finish synchronously, before the
+    // assignment below, and leave the lane marked running for good (no job of it would ever run).
     lane.running = (async () => {
       while (!this.closed && lane.jobs.length > 0) {
         const job = lane.jobs[0]!;
@@ -101,7 +103,9 @@ export class InProcessQueueDriver implements QueueDriver {
         }
         lane.jobs.shift();
       }
+    })().finally(() => {
       lane.running = null;
-    })();
+      if (lane.jobs.length > 0) this.pump(queue, name);
+    });
   }
 }
