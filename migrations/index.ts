@@ -1,5 +1,6 @@
 // Every migration, in order. Listed explicitly (no glob) so the same list works from sources and from dist/.
 import { CreateEventStore1763726400000 } from './1763726400000-CreateEventStore.js';
+import { CreateApiSchemas1763740800000 } from './1763740800000-CreateApiSchemas.js';
 import { CreateOwnershipProjections1795266505291 } from './1795266505291-CreateOwnershipProjections.js';
 
-export const migrations = [CreateEventStore1763726400000, CreateOwnershipProjections1795266505291];
+export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291];

@@ -1,20 +1,117 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
-import { LOGGER } from '../../../libs/common/src/index.js';
+import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
+import { loadClusters, type KubeClient } from '../../../libs/kube/src/index.js';
+import { IngestProducer, QUEUE_DRIVER, SchemaProducer, createWatchPositionStore, type QueueDriver, type WatchPositionStore } from '../../../libs/queue/src/index.js';
+import { LiveObjectsRepository } from '../../../libs/store/src/index.js';
+import { ClusterWatcher } from './cluster-watcher.js';
 
-/** The watcher role. List/watch of the clusters comes with its own issue; for now it starts and idles. */
+/** Readiness of the watcher role, per cluster. */
+export interface WatcherStatus {
+  readonly ready: boolean;
+  readonly clusters: readonly { cluster: string; leader: boolean; ready: boolean; resources: number }[];
+}
+
+/**
+ * The watcher role: one {@link ClusterWatcher} per configured cluster, and a small HTTP endpoint of its
+ * own (`/healthz`, `/readyz` — 503 while initial lists run — and `/metrics`), since the role may run
+ * without the API. It writes nothing to the database: it enqueues observations (and the OpenAPI
+ * documents it downloads, for the schema job) and keeps its resume positions beside the queue.
+ */
 @Injectable()
-export class WatcherService implements OnApplicationBootstrap {
+export class WatcherService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private watchers: ClusterWatcher[] = [];
+  private positions: WatchPositionStore | undefined;
+  private server: Server | undefined;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS) private readonly metrics: Metrics,
+    @Inject(IngestProducer) private readonly producer: IngestProducer,
+    @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
+    @Inject(LiveObjectsRepository) private readonly live: LiveObjectsRepository,
+    @Inject(SchemaProducer) private readonly schemas: SchemaProducer,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.logger.info(
-      { contexts: this.config.kube.contexts, include: this.config.resources.include, exclude: this.config.resources.exclude },
-      'watcher started (idle: cluster list/watch is not implemented yet)',
+  /** `http://127.0.0.1:PORT` of /readyz and /metrics. */
+  get url(): string | undefined {
+    const a = this.server?.address() as AddressInfo | null | undefined;
+    return a ? `http://127.0.0.1:${a.port}` : undefined;
+  }
+
+  get clusterWatchers(): readonly ClusterWatcher[] {
+    return this.watchers;
+  }
+
+  status(): WatcherStatus {
+    const clusters = this.watchers.map((w) => ({ cluster: w.cluster, leader: w.isLeader, ready: w.isReady, resources: w.watchedResources.length }));
+    return { ready: clusters.every((c) => c.ready), clusters };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const log = this.logger.child({ component: 'watcher' });
+    const clients: KubeClient[] = loadClusters(this.config.kube);
+    if (clients.length === 0) log.warn('no cluster configured (no KUBECONFIG, no ~/.kube/config, not in a pod): watching nothing');
+    this.positions = createWatchPositionStore(this.config.queue);
+    const positions = this.positions;
+    this.watchers = clients.map(
+      (client) =>
+        new ClusterWatcher(
+          client,
+          this.config,
+          {
+            enqueue: (o) => this.producer.enqueue(o),
+            queueDepth: () => this.driver.pending('ingest'),
+            positions,
+            liveObjects: (c, g, r) => this.live.liveObjects(c, g, r),
+            storeSchemas: (c, documents, paths) => this.schemas.enqueue(c, documents, paths),
+          },
+          this.metrics,
+          log,
+        ),
     );
+    await this.listen(log);
+    for (const w of this.watchers) w.start();
+    log.info({ clusters: this.watchers.map((w) => w.cluster), url: this.url, leaderElection: this.config.watcher.leaderElection.enabled }, 'watcher started');
+  }
+
+  // Before the queue closes (QueueModule closes it in its own beforeApplicationShutdown, registered earlier).
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.watchers.map((w) => w.stop()));
+    await this.positions?.close();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server?.closeAllConnections();
+  }
+
+  private listen(log: Logger): Promise<void> {
+    this.server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/healthz') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
+      if (path === '/readyz') {
+        const s = this.status();
+        return void res.writeHead(s.ready ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify(s));
+      }
+      if (path === '/metrics') {
+        this.metrics.registry.metrics().then(
+          (text) => res.writeHead(200, { 'Content-Type': this.metrics.registry.contentType }).end(text),
+          (e: unknown) => res.writeHead(500).end(String(e)),
+        );
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    // A busy port must not stop the watching itself: say so loudly and go on without the endpoint.
+    return new Promise((resolve) => {
+      this.server!.once('error', (e) => {
+        log.error({ err: e, port: this.config.watcher.port }, 'watcher HTTP port unavailable: /readyz and /metrics of the watcher are off');
+        this.server = undefined;
+        resolve();
+      });
+      this.server!.listen(this.config.watcher.port, '0.0.0.0', () => resolve());
+    });
   }
 }

@@ -5,6 +5,7 @@ import { QUEUE_DRIVER, type QueueDriver } from '../../../libs/queue/src/index.js
 import { IngestProcessor } from './ingest.processor.js';
 import { MaintenanceProcessor } from './maintenance.processor.js';
 import { ProjectProcessor } from './project.processor.js';
+import { SchemaProcessor } from './schema.processor.js';
 
 const MAINTENANCE_EVERY_MS = 6 * 3600_000;
 
@@ -16,12 +17,13 @@ export class WorkerService implements OnApplicationBootstrap {
     @Inject(IngestProcessor) private readonly ingest: IngestProcessor,
     @Inject(ProjectProcessor) private readonly project: ProjectProcessor,
     @Inject(MaintenanceProcessor) private readonly maintenance: MaintenanceProcessor,
+    @Inject(SchemaProcessor) private readonly schemas: SchemaProcessor,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.driver.consume([this.ingest, this.project, this.maintenance]);
+    await this.driver.consume([this.ingest, this.project, this.maintenance, this.schemas]);
     await this.driver.schedule('maintenance', { name: 'maintain-partitions', data: { reason: 'schedule' } }, MAINTENANCE_EVERY_MS);
-    this.logger.info({ driver: this.driver.kind }, 'worker consuming ingest, project and maintenance');
+    this.logger.info({ driver: this.driver.kind }, 'worker consuming ingest, project, maintenance and schemas');
   }
 }

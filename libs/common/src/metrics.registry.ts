@@ -64,6 +64,76 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Watch events received, by cluster, resource (`resource.group`) and type (rate() of it is events/s). */
+  readonly watchEvents = new Counter({
+    name: 'ssa_audit_watch_events_total',
+    help: 'Watch events received, by cluster, resource and type',
+    labelNames: ['cluster', 'resource', 'type'] as const,
+    registers: [this.registry],
+  });
+
+  readonly watchRestarts = new Counter({
+    name: 'ssa_audit_watch_restarts_total',
+    help: 'Watch connections restarted, by reason (error, stalled, closed by the server)',
+    labelNames: ['cluster', 'resource', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly watchRelists = new Counter({
+    name: 'ssa_audit_watch_relists_total',
+    help: 'Full lists, by reason (initial, gone = 410 after a watch gap)',
+    labelNames: ['cluster', 'resource', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  /** When each resource last had an event; read as an age at scrape time. */
+  readonly lastWatchEventAt = new Map<string, { cluster: string; resource: string; at: number }>();
+
+  readonly watchLastEventAge = new Gauge({
+    name: 'ssa_audit_watch_last_event_age_seconds',
+    help: 'Seconds since the last watch event (or bookmark) of each resource',
+    labelNames: ['cluster', 'resource'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const now = Date.now();
+      for (const { cluster, resource, at } of this.lastWatchEventAt.values()) this.watchLastEventAge.set({ cluster, resource }, (now - at) / 1000);
+    },
+  });
+
+  readonly watchQueueDepth = new Gauge({
+    name: 'ssa_audit_watch_queue_depth',
+    help: 'Ingest jobs waiting, as last seen by the watcher (it stops reading above WATCH_MAX_QUEUE_DEPTH)',
+    registers: [this.registry],
+  });
+
+  readonly watchObservationsEnqueued = new Counter({
+    name: 'ssa_audit_watch_observations_enqueued_total',
+    help: 'Observations handed to the ingest queue by the watcher',
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
+
+  readonly watchInitialListSeconds = new Gauge({
+    name: 'ssa_audit_watch_initial_list_seconds',
+    help: 'Time from start of watching until every resource was listed (or its resumed watch was open)',
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
+
+  readonly watcherLeader = new Gauge({
+    name: 'ssa_audit_watcher_leader',
+    help: '1 when this watcher holds the cluster lease (or leader election is off)',
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
+
+  readonly watchesActive = new Gauge({
+    name: 'ssa_audit_watches_active',
+    help: 'Resources being listed or watched',
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'ssa_audit_' });
   }

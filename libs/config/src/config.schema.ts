@@ -41,6 +41,15 @@ const url = (schemes: readonly string[]) =>
       .optional(),
   );
 
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    unset,
+    z
+      .enum(['true', 'false', '1', '0'], 'must be true or false')
+      .default(fallback ? 'true' : 'false')
+      .transform((s) => s === 'true' || s === '1'),
+  );
+
 const RESOURCE_PATTERN = /^[a-z0-9*]([a-z0-9*.-]*[a-z0-9*])?$/;
 const KIND = /^[A-Z][A-Za-z0-9]*(\.[a-z0-9]([a-z0-9.-]*[a-z0-9])?)?$/;
 const VALUE_PATH = /^\.$|^(\.[A-Za-z0-9_$-][A-Za-z0-9_$/-]*)+$/;
@@ -68,8 +77,28 @@ export const envSchema = z.object({
   RESOURCES_EXCLUDE: list(
     RESOURCE_PATTERN,
     'a resource pattern like "deployments.apps", "pods" or "*.example.com"',
-    'events,events.events.k8s.io,leases.coordination.k8s.io',
+    'events,events.events.k8s.io,leases.coordination.k8s.io,endpointslices.discovery.k8s.io,endpoints',
   ),
+  NAMESPACES_INCLUDE: list(/^[a-z0-9*]([a-z0-9*-]*[a-z0-9*])?$/, 'a namespace pattern like "team-*"', '*'),
+  NAMESPACES_EXCLUDE: list(/^[a-z0-9*]([a-z0-9*-]*[a-z0-9*])?$/, 'a namespace pattern like "team-*"', ''),
+  // Set by Kubernetes in every pod: with no KUBECONFIG the watcher then uses the pod's service account.
+  KUBERNETES_SERVICE_HOST: z.preprocess(unset, z.string().optional()),
+  WATCHER_PORT: int(0, 65535, 9464),
+  WATCH_PAGE_SIZE: int(1, 10000, 500),
+  WATCH_STALL_TIMEOUT_MS: int(1000, 3600000, 180000),
+  WATCH_BACKOFF_INITIAL_MS: int(10, 600000, 500),
+  WATCH_BACKOFF_MAX_MS: int(100, 3600000, 30000),
+  WATCH_BATCH_SIZE: int(1, 10000, 500),
+  WATCH_BATCH_DELAY_MS: int(1, 60000, 200),
+  WATCH_MAX_QUEUE_DEPTH: int(1, 1000000, 200),
+  WATCH_SETTLE_TIMEOUT_MS: int(0, 3600000, 60000),
+  DISCOVERY_INTERVAL_MS: int(1000, 3600000, 60000),
+  LEADER_ELECTION: bool(true),
+  LEASE_NAMESPACE: z.preprocess(unset, z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a namespace name').default('default')),
+  LEASE_NAME: z.preprocess(unset, z.string().regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/, 'must be a lease name').default('ssa-audit-watcher')),
+  LEASE_DURATION_MS: int(1000, 600000, 15000),
+  LEASE_RENEW_MS: int(100, 600000, 5000),
+  WATCHER_IDENTITY: z.preprocess(unset, z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1–128 letters, digits, ".", "_" or "-"').optional()),
   SENSITIVE_KINDS: list(KIND, 'a kind like "Secret" or "SealedSecret.bitnami.com"', 'Secret'),
   TRACKED_VALUE_PATHS: list(VALUE_PATH, 'a value path like "." or ".spec.replicas"', '.'),
   UNTRACKED_VALUE_PATHS: list(VALUE_PATH, 'a value path like ".status"', '.status'),

@@ -45,14 +45,48 @@ export interface AppConfig {
   readonly logLevel: LogLevel;
   readonly database: DatabaseConfig;
   readonly queue: QueueConfig;
-  readonly kube: { readonly kubeconfig: readonly string[]; readonly contexts: readonly string[] };
+  readonly kube: {
+    readonly kubeconfig: readonly string[];
+    readonly contexts: readonly string[];
+    /** Running in a pod (KUBERNETES_SERVICE_HOST set): with no kubeconfig, the service account is used. */
+    readonly inCluster: boolean;
+  };
   readonly resources: { readonly include: readonly ResourcePattern[]; readonly exclude: readonly ResourcePattern[] };
+  readonly namespaces: { readonly include: readonly string[]; readonly exclude: readonly string[] };
+  readonly watcher: WatcherConfig;
   readonly capture: CaptureConfig;
   readonly retention: {
     /** Events older than this many days are dropped by partition; 0 keeps everything. */
     readonly days: number;
     /** Monthly event partitions created ahead of time. */
     readonly partitionsAhead: number;
+  };
+}
+
+export interface WatcherConfig {
+  /** Port of the watcher's own /healthz, /readyz and /metrics (0 picks a free one). */
+  readonly port: number;
+  readonly pageSize: number;
+  /** A watch with no event and no bookmark for this long is restarted. */
+  readonly stallTimeoutMs: number;
+  readonly backoffInitialMs: number;
+  readonly backoffMaxMs: number;
+  /** Most observations per enqueue, and the longest an observation waits in the buffer. */
+  readonly batchSize: number;
+  readonly batchDelayMs: number;
+  /** Ingest jobs waiting above which the watcher stops reading (backpressure). */
+  readonly maxQueueDepth: number;
+  /** Longest wait for the ingest queue to drain before a 410 relist is diffed against the store. */
+  readonly settleTimeoutMs: number;
+  /** Rediscovery of resources (CRD changes also trigger it at once). */
+  readonly discoveryIntervalMs: number;
+  readonly leaderElection: {
+    readonly enabled: boolean;
+    readonly namespace: string;
+    readonly name: string;
+    readonly identity: string;
+    readonly durationMs: number;
+    readonly renewMs: number;
   };
 }
 

@@ -8,6 +8,7 @@ export type {
   DatabaseConfig,
   LogLevel,
   QueueConfig,
+  WatcherConfig,
   QueueTransportConfig,
   ResourcePattern,
 } from './config.types.js';

@@ -33,7 +33,23 @@ describe('loadConfig', () => {
   it('parses lists, trimming blanks', () => {
     const c = loadConfig({ SENSITIVE_KINDS: 'Secret, SealedSecret.bitnami.com ,', KUBE_CONTEXTS: 'a,b', KUBECONFIG: '/x:/y' });
     expect(c.capture.sensitiveKinds).toEqual(['Secret', 'SealedSecret.bitnami.com']);
-    expect(c.kube).toEqual({ kubeconfig: ['/x', '/y'], contexts: ['a', 'b'] });
+    expect(c.kube).toEqual({ kubeconfig: ['/x', '/y'], contexts: ['a', 'b'], inCluster: false });
+  });
+
+  it('gives the watcher its defaults, and reads its variables', () => {
+    const d = loadConfig({});
+    expect(d.resources.exclude).toEqual(['events', 'events.events.k8s.io', 'leases.coordination.k8s.io', 'endpointslices.discovery.k8s.io', 'endpoints']);
+    expect(d.watcher).toMatchObject({ port: 9464, pageSize: 500, batchSize: 500, batchDelayMs: 200, maxQueueDepth: 200 });
+    expect(d.watcher.leaderElection).toMatchObject({ enabled: true, namespace: 'default', name: 'ssa-audit-watcher', durationMs: 15000, renewMs: 5000 });
+    expect(d.watcher.leaderElection.identity).toMatch(/^[A-Za-z0-9._-]+$/);
+    const c = loadConfig({ LEADER_ELECTION: 'false', WATCHER_IDENTITY: 'w-1', NAMESPACES_EXCLUDE: 'kube-*', KUBERNETES_SERVICE_HOST: '10.0.0.1' });
+    expect(c.watcher.leaderElection).toMatchObject({ enabled: false, identity: 'w-1' });
+    expect(c.namespaces).toEqual({ include: ['*'], exclude: ['kube-*'] });
+    expect(c.kube.inCluster).toBe(true);
+    expect(issuesOf({ LEADER_ELECTION: 'maybe', WATCH_BATCH_SIZE: '0' })).toEqual([
+      'WATCH_BATCH_SIZE: must be at least 1 (got "0")',
+      'LEADER_ELECTION: must be true or false (got "maybe")',
+    ]);
   });
 
   it('lists every bad variable in one error', () => {

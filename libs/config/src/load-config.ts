@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { envSchema } from './config.schema.js';
 import { ConfigError } from './config.exception.js';
 import type { AppConfig, ConfigIssue } from './config.types.js';
@@ -33,8 +34,29 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       attempts: e.JOB_ATTEMPTS,
       lockDurationMs: e.JOB_LOCK_DURATION_MS,
     },
-    kube: { kubeconfig: e.KUBECONFIG, contexts: e.KUBE_CONTEXTS },
+    kube: { kubeconfig: e.KUBECONFIG, contexts: e.KUBE_CONTEXTS, inCluster: e.KUBERNETES_SERVICE_HOST !== undefined },
     resources: { include: e.RESOURCES_INCLUDE, exclude: e.RESOURCES_EXCLUDE },
+    namespaces: { include: e.NAMESPACES_INCLUDE, exclude: e.NAMESPACES_EXCLUDE },
+    watcher: {
+      port: e.WATCHER_PORT,
+      pageSize: e.WATCH_PAGE_SIZE,
+      stallTimeoutMs: e.WATCH_STALL_TIMEOUT_MS,
+      backoffInitialMs: e.WATCH_BACKOFF_INITIAL_MS,
+      backoffMaxMs: e.WATCH_BACKOFF_MAX_MS,
+      batchSize: e.WATCH_BATCH_SIZE,
+      batchDelayMs: e.WATCH_BATCH_DELAY_MS,
+      maxQueueDepth: e.WATCH_MAX_QUEUE_DEPTH,
+      settleTimeoutMs: e.WATCH_SETTLE_TIMEOUT_MS,
+      discoveryIntervalMs: e.DISCOVERY_INTERVAL_MS,
+      leaderElection: {
+        enabled: e.LEADER_ELECTION,
+        namespace: e.LEASE_NAMESPACE,
+        name: e.LEASE_NAME,
+        identity: e.WATCHER_IDENTITY ?? `${hostname()}-${process.pid}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128),
+        durationMs: e.LEASE_DURATION_MS,
+        renewMs: e.LEASE_RENEW_MS,
+      },
+    },
     capture: {
       sensitiveKinds: e.SENSITIVE_KINDS,
       trackedValuePaths: e.TRACKED_VALUE_PATHS,

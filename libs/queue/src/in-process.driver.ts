@@ -102,7 +102,9 @@ export class InProcessQueueDriver implements QueueDriver {
         }
         lane.jobs.shift();
       }
+    })().finally(() => {
       lane.running = null;
-    })();
+      if (lane.jobs.length > 0) this.pump(queue, name);
+    });
   }
 }

@@ -10,3 +10,5 @@ export { IngestProducer } from './ingest.producer.js';
 export { ProjectProducer } from './project.producer.js';
 export { ReplayProducer, type ReplayScopePayload } from './replay.producer.js';
 export { QueueModule } from './queue.module.js';
+export { createWatchPositionStore, RedisWatchPositionStore, MemoryWatchPositionStore, type WatchPositionStore } from './watch-position.store.js';
+export { SchemaProducer } from './schema.producer.js';

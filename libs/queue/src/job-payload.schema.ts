@@ -18,6 +18,13 @@ export const jobPayloadSchemas = {
     requestedAt: z.string().min(1),
   }),
   'maintain-partitions': z.object({ reason: z.enum(['startup', 'schedule', 'manual']) }),
+  'store-api-schemas': z.object({
+    cluster: observationSchema.shape.cluster,
+    fetchedAt: z.iso.datetime({ offset: true }),
+    documents: z.array(z.object({ path: z.string().min(1), format: z.enum(['openapi-v3', 'openapi-v2']), document: z.looseObject({}) })),
+    /** Every path the cluster serves now: stored documents of other paths are dropped. */
+    paths: z.array(z.string().min(1)),
+  }),
 } as const satisfies Record<JobName, z.ZodType>;
 
 export type JobPayload<N extends JobName> = z.output<(typeof jobPayloadSchemas)[N]>;

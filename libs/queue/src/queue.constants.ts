@@ -1,5 +1,5 @@
 /** Logical queues. `ingest` is split into ordered shards (`ingest-0` … `ingest-N`); the others are single queues. */
-export const QUEUE_NAMES = ['ingest', 'project', 'maintenance'] as const;
+export const QUEUE_NAMES = ['ingest', 'project', 'maintenance', 'schemas'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Every job name, by the queue that carries it. Start-up fails unless each has exactly one handler. */
@@ -7,6 +7,7 @@ export const JOB_NAMES = {
   ingest: ['ingest-observations'],
   project: ['project-events', 'replay-projections'],
   maintenance: ['maintain-partitions'],
+  schemas: ['store-api-schemas'],
 } as const satisfies Record<QueueName, readonly string[]>;
 
 export type JobName = (typeof JOB_NAMES)[QueueName][number];

@@ -6,6 +6,7 @@ import { createQueueDriver } from './create-queue-driver.js';
 import { IngestProducer } from './ingest.producer.js';
 import { ProjectProducer } from './project.producer.js';
 import { ReplayProducer } from './replay.producer.js';
+import { SchemaProducer } from './schema.producer.js';
 import { QUEUE_DRIVER } from './queue.constants.js';
 import type { QueueDriver } from './queue-driver.types.js';
 
@@ -21,8 +22,9 @@ import type { QueueDriver } from './queue-driver.types.js';
     },
     { provide: ProjectProducer, useFactory: (d: QueueDriver) => new ProjectProducer(d), inject: [QUEUE_DRIVER] },
     { provide: ReplayProducer, useFactory: (d: QueueDriver) => new ReplayProducer(d), inject: [QUEUE_DRIVER] },
+    { provide: SchemaProducer, useFactory: (d: QueueDriver) => new SchemaProducer(d), inject: [QUEUE_DRIVER] },
   ],
-  exports: [QUEUE_DRIVER, IngestProducer, ProjectProducer, ReplayProducer],
+  exports: [QUEUE_DRIVER, IngestProducer, ProjectProducer, ReplayProducer, SchemaProducer],
 })
 export class QueueModule implements BeforeApplicationShutdown {
   constructor(@Inject(QUEUE_DRIVER) private readonly driver: QueueDriver) {}

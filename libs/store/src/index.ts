@@ -3,6 +3,8 @@ export { inTransaction } from './database/transaction.util.js';
 export { EventAppender, type AppendResult, type AffectedObject } from './events/event-appender.js';
 export { EventReader, type StoredEvent } from './events/event-reader.js';
 export { CheckpointRepository } from './events/checkpoint.repository.js';
+export { LiveObjectsRepository, type LiveObject } from './watch/live-objects.repository.js';
+export { ApiSchemaRepository, type ApiSchemaDocument, type ApiSchemaFormat } from './schemas/api-schema.repository.js';
 export { START_POSITION, type EventPosition } from './events/event-position.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
 export { selectTrackedValues } from './ingest/tracked-values.util.js';

@@ -7,6 +7,8 @@ import { CheckpointRepository } from './events/checkpoint.repository.js';
 import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
 import { OwnershipProjector } from './projections/ownership-projector.js';
 import { OwnershipQueries } from './projections/ownership-queries.js';
+import { LiveObjectsRepository } from './watch/live-objects.repository.js';
+import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
 
 /** Injection token of the open {@link Database}. */
 export const DATABASE = Symbol('DATABASE');
@@ -30,8 +32,10 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
     { provide: OwnershipProjector, useFactory: (db: Database) => new OwnershipProjector(ds(db)), inject: [DATABASE] },
     { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(ds(db)), inject: [DATABASE] },
+    { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(ds(db)), inject: [DATABASE] },
+    { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },
   ],
-  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipProjector, OwnershipQueries],
+  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipProjector, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository],
 })
 export class StoreModule implements OnApplicationShutdown {
   /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */

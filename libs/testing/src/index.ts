@@ -5,3 +5,6 @@ export { waitFor } from './wait-for.js';
 export { freePort } from './free-port.js';
 
 export { caseObservations, caseStep, type CaseObservations } from './conformance-observations.js';
+export { SandboxWriter, type Written } from './sandbox-writer.js';
+export { storedHistory, type StoredStep } from './stored-history.js';
+export { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';

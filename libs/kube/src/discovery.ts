@@ -1,0 +1,68 @@
+import type { KubeClient } from './kube-client.js';
+
+/** A resource the watcher can list and watch, in its group's preferred version. */
+export interface ApiResource {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+interface ResourceList {
+  readonly groupVersion?: string;
+  readonly resources?: readonly { name: string; kind: string; namespaced: boolean; verbs?: readonly string[] }[];
+}
+interface GroupList {
+  readonly groups?: readonly { name: string; preferredVersion?: { version: string }; versions?: readonly { version: string }[] }[];
+}
+
+/** `resource.group` as kubectl names it (`pods`, `deployments.apps`). */
+export const resourceKey = (r: Pick<ApiResource, 'group' | 'resource'>): string => (r.group === '' ? r.resource : `${r.resource}.${r.group}`);
+
+/** The `/api/v1` or `/apis/{group}/{version}` prefix of a resource. */
+export const groupVersionPath = (r: Pick<ApiResource, 'group' | 'version'>): string => (r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`);
+
+/**
+ * Every resource that supports list and watch (subresources left out), each once, in its group's
+ * preferred version — the same objects are served by every version, so one watch suffices.
+ */
+export async function discoverResources(client: KubeClient, signal?: AbortSignal): Promise<ApiResource[]> {
+  const opts = signal ? { signal } : {};
+  const lists: { group: string; version: string; list: Promise<ResourceList> }[] = [{ group: '', version: 'v1', list: client.json<ResourceList>('/api/v1', {}, opts) }];
+  const groups = await client.json<GroupList>('/apis', {}, opts);
+  for (const g of groups.groups ?? []) {
+    const version = g.preferredVersion?.version ?? g.versions?.[0]?.version;
+    if (version) lists.push({ group: g.name, version, list: client.json<ResourceList>(`/apis/${g.name}/${version}`, {}, opts) });
+  }
+  const out: ApiResource[] = [];
+  for (const { group, version, list } of lists) {
+    let rl: ResourceList;
+    try {
+      rl = await list;
+    } catch {
+      continue; // a group-version going away mid-discovery (CRD deleted) is not an error
+    }
+    for (const r of rl.resources ?? []) {
+      if (r.name.includes('/')) continue;
+      const verbs = r.verbs ?? [];
+      if (!verbs.includes('list') || !verbs.includes('watch')) continue;
+      out.push({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced });
+    }
+  }
+  return out.sort((a, b) => (resourceKey(a) < resourceKey(b) ? -1 : 1));
+}
+
+/** Glob match of kubectl-style patterns (`*` is any run of characters). */
+export function matchesPattern(value: string, pattern: string): boolean {
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return re.test(value);
+}
+
+/** Include/exclude by `resource.group` patterns: included by one include pattern and no exclude pattern. */
+export function selectResources(resources: readonly ApiResource[], include: readonly string[], exclude: readonly string[]): ApiResource[] {
+  return resources.filter((r) => {
+    const k = resourceKey(r);
+    return include.some((p) => matchesPattern(k, p)) && !exclude.some((p) => matchesPattern(k, p));
+  });
+}

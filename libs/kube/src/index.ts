@@ -1,0 +1,18 @@
+/** libs/kube: the only importer of @kubernetes/client-node. Clusters, discovery, list/watch, leases, OpenAPI. */
+export { KubeClient, sanitizeClusterName, type Query } from './kube-client.js';
+export { KubeError, isGone, type KubeErrorCode } from './kube.exception.js';
+export { loadClusters, type ClusterSource } from './load-clusters.js';
+export { discoverResources, selectResources, matchesPattern, resourceKey, groupVersionPath, type ApiResource } from './discovery.js';
+export {
+  ResourceWatch,
+  type KnownObject,
+  type WatchSink,
+  type WatchListener,
+  type ResourceWatchOptions,
+  type RelistReason,
+  type RestartReason,
+} from './resource-watch.js';
+export { LeaseElector, type LeaseOptions } from './lease-elector.js';
+export { downloadOpenApi, type OpenApiDocuments } from './openapi.js';
+export { Backoff, sleep } from './backoff.js';
+export { asKubeObject, toObservation } from './to-observation.js';

@@ -1,0 +1,139 @@
+import { pino } from 'pino';
+import type { Observation } from '../../common/src/index.js';
+import type { ApiResource } from './discovery.js';
+import type { KubeClient, Query } from './kube-client.js';
+import { KubeError } from './kube.exception.js';
+import { ResourceWatch, type KnownObject, type WatchSink } from './resource-watch.js';
+
+// The list/watch state machine against a scripted fake server (no I/O).
+
+const resource: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
+const cm = (uid: string, rv: string, namespace = 'default') => ({ metadata: { uid, name: uid, namespace, resourceVersion: rv } });
+
+type Script = { lists: (() => unknown)[]; watches: ((onLine: (l: unknown) => Promise<void>, query: Query) => Promise<void>)[] };
+
+function fakeClient(script: Script) {
+  const calls: string[] = [];
+  const client = {
+    cluster: 'c',
+    async json(_path: string, query: Query) {
+      calls.push(`list ${query['continue'] ?? ''}`.trim());
+      const next = script.lists.shift();
+      if (!next) throw new KubeError('NETWORK', 'no more lists');
+      return next();
+    },
+    async stream(_path: string, query: Query, onLine: (l: unknown) => Promise<void>, signal: AbortSignal) {
+      calls.push(`watch ${query['resourceVersion']}`);
+      // Like the real stream: an abort (stop, or the stall timer) ends it with the abort's reason.
+      const aborted = new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      const next = script.watches.shift();
+      return next ? Promise.race([next(onLine, query), aborted]) : aborted;
+    },
+  };
+  return { client: client as unknown as KubeClient, calls };
+}
+
+function sink() {
+  const pushed: { obs: Observation[]; position?: string }[] = [];
+  let settled = 0;
+  const s: WatchSink = {
+    async push(_r, obs, position) {
+      pushed.push({ obs: [...obs], ...(position ? { position } : {}) });
+    },
+    async settle() {
+      settled++;
+    },
+  };
+  return { s, pushed, settled: () => settled };
+}
+
+const flat = (pushed: { obs: Observation[] }[]) => pushed.flatMap((p) => p.obs.map((o) => `${o.type} ${o.source} ${o.object.metadata.uid}@${o.object.metadata.resourceVersion}`));
+const opts = (known: KnownObject[] = [], extra = {}) => ({ pageSize: 2, stallTimeoutMs: 10_000, backoffInitialMs: 1, backoffMaxMs: 5, liveObjects: async () => known, ...extra });
+const until = async (f: () => boolean) => {
+  for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(f()).toBe(true);
+};
+const silent = pino({ level: 'silent' });
+
+describe('ResourceWatch', () => {
+  it('lists every page, then watches from the list resourceVersion, moving its position with events and bookmarks', async () => {
+    const { client, calls } = fakeClient({
+      lists: [() => ({ metadata: { resourceVersion: '10', continue: 'p2' }, items: [cm('a', '3'), cm('b', '4')] }), () => ({ metadata: { resourceVersion: '10' }, items: [cm('c', '5')] })],
+      watches: [
+        async (on) => {
+          await on({ type: 'MODIFIED', object: cm('a', '11') });
+          await on({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '15' } } });
+        },
+        async (on) => on({ type: 'DELETED', object: cm('b', '16') }),
+      ],
+    });
+    const { s, pushed } = sink();
+    const w = new ResourceWatch(client, resource, s, opts(), silent);
+    w.start();
+    await until(() => flat(pushed).length === 5);
+    await w.stop();
+    expect(calls.slice(0, 5)).toEqual(['list', 'list p2', 'watch 10', 'watch 15', 'watch 16']);
+    expect(flat(pushed)).toEqual(['ADDED relist a@3', 'ADDED relist b@4', 'ADDED relist c@5', 'MODIFIED watch a@11', 'DELETED watch b@16']);
+    expect(pushed.map((p) => p.position).filter(Boolean)).toEqual(['10', '11', '15', '16']);
+    expect(w.isSynced).toBe(true);
+  });
+
+  it('resumes from a stored position without listing; a 410 settles, relists and hands over the difference', async () => {
+    const { client, calls } = fakeClient({
+      lists: [() => ({ metadata: { resourceVersion: '50' }, items: [cm('a', '40'), cm('new', '45')] })],
+      watches: [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } })],
+    });
+    const { s, pushed, settled } = sink();
+    const known = [{ uid: 'a', name: 'a', namespace: 'default' }, { uid: 'gone', name: 'gone', namespace: 'default' }];
+    const w = new ResourceWatch(client, resource, s, opts(known, { resumeFrom: '20' }), silent);
+    w.start();
+    await until(() => calls.includes('watch 50'));
+    await w.stop();
+    expect(calls.slice(0, 3)).toEqual(['watch 20', 'list', 'watch 50']);
+    expect(settled()).toBe(1);
+    expect(flat(pushed)).toEqual(['MODIFIED gap-fill a@40', 'ADDED gap-fill new@45', 'DELETED gap-fill gone@50']);
+  });
+
+  it('skips objects of rejected namespaces and objects without uid, but keeps moving', async () => {
+    const { client } = fakeClient({
+      lists: [() => ({ metadata: { resourceVersion: '10' }, items: [cm('a', '3', 'kube-system'), { metadata: { name: 'x' } }, cm('b', '4')] })],
+      watches: [],
+    });
+    const { s, pushed } = sink();
+    const w = new ResourceWatch(client, resource, s, opts([], { namespaceFilter: (n: string) => !n.startsWith('kube-') }), silent);
+    w.start();
+    await until(() => pushed.some((p) => p.position === '10'));
+    await w.stop();
+    expect(flat(pushed)).toEqual(['ADDED relist b@4']);
+  });
+
+  it('retries errors with backoff, and a forbidden resource does not hold readiness back', async () => {
+    let lists = 0;
+    const { client } = fakeClient({
+      lists: Array.from({ length: 50 }, () => () => {
+        lists++;
+        throw new KubeError('HTTP', 'forbidden', 403);
+      }),
+      watches: [],
+    });
+    const { s } = sink();
+    const restarts: string[] = [];
+    const w = new ResourceWatch(client, resource, s, opts(), silent, { onRestart: (_r, reason) => restarts.push(reason) });
+    w.start();
+    await until(() => lists >= 3);
+    await w.stop();
+    expect(w.isSynced).toBe(true);
+    expect(restarts.every((r) => r === 'error')).toBe(true);
+  });
+
+  it('restarts a watch that goes silent', async () => {
+    const { client, calls } = fakeClient({ lists: [], watches: [() => new Promise<void>(() => undefined)] });
+    const { s } = sink();
+    const restarts: string[] = [];
+    const w = new ResourceWatch(client, resource, s, opts([], { resumeFrom: '7', stallTimeoutMs: 30 }), silent, { onRestart: (_r, reason) => restarts.push(reason) });
+    w.start();
+    await until(() => calls.filter((c) => c === 'watch 7').length >= 2);
+    await w.stop();
+    expect(restarts[0]).toBe('stalled');
+  });
+});

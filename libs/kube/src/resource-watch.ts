@@ -1,0 +1,253 @@
+import type { Logger } from 'pino';
+import type { Observation } from '../../common/src/index.js';
+import { Backoff, sleep } from './backoff.js';
+import { groupVersionPath, resourceKey, type ApiResource } from './discovery.js';
+import type { KubeClient } from './kube-client.js';
+import { KubeError, isGone } from './kube.exception.js';
+import { asKubeObject, toObservation } from './to-observation.js';
+
+/** An object the store holds as live (not deleted) for a resource: the other side of a relist diff. */
+export interface KnownObject {
+  readonly uid: string;
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/** Where a resource's observations go, in order. */
+export interface WatchSink {
+  /**
+   * Accepts observations of one resource, in order; resolves once they are accepted (a full or deep
+   * queue makes it wait: backpressure). `position` is the resourceVersion to resume from once these
+   * observations are durable (the last event's, a bookmark's or a list's).
+   */
+  push(resource: ApiResource, observations: readonly Observation[], position?: string): Promise<void>;
+  /** Resolves when everything pushed so far is stored (before a relist is diffed against the store). */
+  settle(): Promise<void>;
+}
+
+export type RelistReason = 'initial' | 'gone';
+export type RestartReason = 'error' | 'stalled' | 'closed';
+
+/** What a watch reports (metrics and logs). */
+export interface WatchListener {
+  onEvent?(resource: ApiResource, type: string): void;
+  onRestart?(resource: ApiResource, reason: RestartReason, error?: unknown): void;
+  onRelist?(resource: ApiResource, reason: RelistReason, seconds: number, objects: number, deleted: number): void;
+  onSynced?(resource: ApiResource): void;
+}
+
+export interface ResourceWatchOptions {
+  readonly pageSize: number;
+  /** No event and no bookmark for this long: the watch is restarted. */
+  readonly stallTimeoutMs: number;
+  readonly backoffInitialMs: number;
+  readonly backoffMaxMs: number;
+  /** A stored position to resume from; none means list first. */
+  readonly resumeFrom?: string;
+  /** The objects the store holds as live for this resource. */
+  readonly liveObjects: () => Promise<readonly KnownObject[]>;
+  /** Objects of namespaces it rejects are not observed. */
+  readonly namespaceFilter?: (namespace: string) => boolean;
+}
+
+interface ListPage {
+  readonly metadata?: { resourceVersion?: string; continue?: string };
+  readonly items?: readonly unknown[];
+}
+
+interface WatchLine {
+  readonly type?: string;
+  readonly object?: { metadata?: { resourceVersion?: string }; code?: number; message?: string; reason?: string };
+}
+
+/**
+ * One list/watch of one resource: an initial paginated list (unless resuming), then a watch with
+ * bookmarks from the last resourceVersion; a 410 relists and hands over the difference with the
+ * store (changes and deletions, marked `gap-fill`); errors back off with jitter; a stalled watch restarts.
+ */
+export class ResourceWatch {
+  private readonly abort = new AbortController();
+  private readonly backoff: Backoff;
+  private running: Promise<void> | undefined;
+  private position: string | undefined;
+  private synced = false;
+
+  constructor(
+    private readonly client: KubeClient,
+    readonly resource: ApiResource,
+    private readonly sink: WatchSink,
+    private readonly options: ResourceWatchOptions,
+    private readonly logger: Logger,
+    private readonly listener: WatchListener = {},
+  ) {
+    this.backoff = new Backoff(options.backoffInitialMs, options.backoffMaxMs);
+    this.position = options.resumeFrom;
+  }
+
+  get key(): string {
+    return resourceKey(this.resource);
+  }
+
+  /** True once the initial list is handed over (or the resumed watch is open). */
+  get isSynced(): boolean {
+    return this.synced;
+  }
+
+  start(): void {
+    this.running ??= this.run().catch((e: unknown) => {
+      if (!this.abort.signal.aborted) this.logger.error({ err: e, resource: this.key }, 'watch loop ended');
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort(new KubeError('NETWORK', 'watch stopped'));
+    await this.running;
+  }
+
+  private get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async run(): Promise<void> {
+    let relist: RelistReason | undefined = this.position === undefined ? 'initial' : undefined;
+    while (!this.stopped) {
+      try {
+        if (relist) {
+          await this.relist(relist);
+          relist = undefined;
+          this.markSynced();
+        }
+        await this.watch();
+        this.backoff.reset();
+        this.listener.onRestart?.(this.resource, 'closed');
+      } catch (e) {
+        if (this.stopped) return;
+        if (isGone(e)) {
+          this.logger.info({ resource: this.key, resourceVersion: this.position }, 'watch history gone (410): relisting');
+          relist = 'gone';
+          continue;
+        }
+        // Forbidden or not found (RBAC, a CRD going away): retried, but it must not hold readiness back forever.
+        if (e instanceof KubeError && (e.status === 403 || e.status === 404)) this.markSynced();
+        const reason: RestartReason = e instanceof KubeError && e.code === 'STALLED' ? 'stalled' : 'error';
+        this.listener.onRestart?.(this.resource, reason, e);
+        const delay = reason === 'stalled' ? 0 : this.backoff.next();
+        this.logger.warn({ resource: this.key, err: e, delayMs: delay }, reason === 'stalled' ? 'watch stalled: restarting' : 'list/watch failed: retrying');
+        await sleep(delay, this.abort.signal);
+      }
+    }
+  }
+
+  private markSynced(): void {
+    if (this.synced) return;
+    this.synced = true;
+    this.listener.onSynced?.(this.resource);
+  }
+
+  private keep(o: { metadata: { namespace?: string } }): boolean {
+    return !this.options.namespaceFilter || o.metadata.namespace === undefined || this.options.namespaceFilter(o.metadata.namespace);
+  }
+
+  /** Lists every page and hands over the difference with the store's live objects. */
+  private async relist(reason: RelistReason): Promise<void> {
+    const started = Date.now();
+    if (reason === 'gone') await this.sink.settle();
+    const known = new Map((await this.options.liveObjects()).map((k) => [k.uid, k]));
+    // With history in the store (a 410, or a restart that lost its position) the list fills a gap.
+    const source = reason === 'gone' || known.size > 0 ? 'gap-fill' : 'relist';
+    const seen = new Set<string>();
+    let listRv: string | undefined;
+    let cont: string | undefined;
+    let count = 0;
+    do {
+      const page = await this.client.json<ListPage>(this.path(), { limit: this.options.pageSize, continue: cont }, { signal: this.abort.signal });
+      listRv ??= page.metadata?.resourceVersion;
+      cont = page.metadata?.continue || undefined;
+      const batch: Observation[] = [];
+      const now = new Date();
+      for (const item of page.items ?? []) {
+        const o = asKubeObject(item);
+        if (!o) {
+          this.logger.warn({ resource: this.key }, 'listed object without uid, name or resourceVersion: skipped');
+          continue;
+        }
+        seen.add(o.metadata.uid);
+        if (!this.keep(o)) continue;
+        batch.push(toObservation(this.client.cluster, this.resource, known.has(o.metadata.uid) ? 'MODIFIED' : 'ADDED', source, o, now));
+      }
+      count += batch.length;
+      if (batch.length > 0) await this.sink.push(this.resource, batch);
+    } while (cont);
+    if (!listRv) throw new KubeError('INVALID_RESPONSE', `list ${this.path()}: no resourceVersion`);
+    // What the store holds as live but the list no longer has was deleted while nobody watched.
+    const gone: Observation[] = [];
+    const now = new Date();
+    for (const k of known.values()) {
+      if (seen.has(k.uid)) continue;
+      const object = { metadata: { uid: k.uid, name: k.name, resourceVersion: listRv, ...(k.namespace ? { namespace: k.namespace } : {}) } };
+      gone.push(toObservation(this.client.cluster, this.resource, 'DELETED', 'gap-fill', object, now));
+    }
+    await this.sink.push(this.resource, gone, listRv);
+    this.position = listRv;
+    this.listener.onRelist?.(this.resource, reason, (Date.now() - started) / 1000, count, gone.length);
+    this.logger.info({ resource: this.key, reason, objects: count, deleted: gone.length, resourceVersion: listRv, ms: Date.now() - started }, 'listed');
+  }
+
+  /** One watch connection from the current position; resolves when the server ends it. */
+  private async watch(): Promise<void> {
+    const local = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, local.signal]);
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => local.abort(new KubeError('STALLED', `no event or bookmark for ${this.options.stallTimeoutMs} ms`)), this.options.stallTimeoutMs);
+    };
+    arm();
+    // Servers end watches after timeoutSeconds; spread reconnections like client-go does.
+    const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+    try {
+      await this.client.stream(
+        this.path(),
+        { watch: 1, resourceVersion: this.position, allowWatchBookmarks: true, timeoutSeconds },
+        async (raw) => {
+          arm();
+          this.markSynced();
+          await this.onLine(raw as WatchLine);
+        },
+        signal,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async onLine(line: WatchLine): Promise<void> {
+    const type = line.type;
+    if (type === 'BOOKMARK') {
+      const rv = line.object?.metadata?.resourceVersion;
+      if (rv) {
+        await this.sink.push(this.resource, [], rv);
+        this.position = rv;
+      }
+      return;
+    }
+    if (type === 'ERROR') {
+      const code = line.object?.code;
+      throw new KubeError(code === 410 ? 'GONE' : 'HTTP', `watch ${this.path()}: ${code ?? '?'} ${line.object?.message ?? ''}`, code);
+    }
+    if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return;
+    this.listener.onEvent?.(this.resource, type);
+    const o = asKubeObject(line.object);
+    if (!o) {
+      this.logger.warn({ resource: this.key, type }, 'watched object without uid, name or resourceVersion: skipped');
+      return;
+    }
+    const rv = o.metadata.resourceVersion;
+    await this.sink.push(this.resource, this.keep(o) ? [toObservation(this.client.cluster, this.resource, type, 'watch', o)] : [], rv);
+    this.position = rv;
+  }
+
+  private path(): string {
+    return `${groupVersionPath(this.resource)}/${this.resource.resource}`;
+  }
+}
