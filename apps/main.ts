@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../libs/config/src/index.js';
 import { createLogger } from '../libs/common/src/index.js';
 import { openDatabase, prepareSchema } from '../libs/store/src/index.js';
 import { ROLES, RoleConfigurationError, startApplication, type Role } from './bootstrap.js';
+import { noClusterConfigured, startDefaultSandbox } from './sandbox-default.js';
 
 const USAGE = `usage: node dist/apps/main.js [all|api|worker|watcher|migrate]
   all      api, worker and watcher in one process; migrates first (npm start)
@@ -16,7 +17,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 64;
   }
-  const config = loadConfig();
+  let config = loadConfig();
   const logger = createLogger(config.logLevel, { command });
   if (command === 'migrate') {
     const db = await openDatabase(config.database);
@@ -30,7 +31,12 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const roles: Role[] = command === 'all' ? [...ROLES] : [command as Role];
-  const running = await startApplication(config, { roles, migrate: command === 'all', logger });
+  let sandbox: { close(): Promise<void> } | undefined;
+  if (command === 'all' && noClusterConfigured(config)) {
+    ({ config, sandbox } = await startDefaultSandbox(config, logger));
+  }
+  const started = await startApplication(config, { roles, migrate: command === 'all', logger });
+  const running = { close: async () => (await started.close(), await sandbox?.close()) };
   // Graceful stop: workers finish their current job, then the queue and the database close.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
