@@ -2,6 +2,7 @@ import { createLogger } from '../../common/src/index.js';
 import { InProcessQueueDriver } from './in-process.driver.js';
 import { MissingJobHandlerError } from './assert-handlers.js';
 import type { QueueProcessor, ReceivedJob } from './queue-driver.types.js';
+import { JOB_NAMES } from './queue.constants.js';
 
 const logger = createLogger('silent');
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -10,7 +11,7 @@ function recorder(fail: (job: ReceivedJob) => boolean = () => false) {
   const seen: string[] = [];
   const processor: QueueProcessor = {
     queue: 'project',
-    handles: ['project-events'],
+    handles: [...JOB_NAMES.project], // every job of the queue, as start-up requires
     async process(job) {
       seen.push(`${job.id}#${job.attempt}`);
       if (fail(job)) throw new Error('boom');
