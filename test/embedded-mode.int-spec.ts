@@ -47,9 +47,9 @@ describe('embedded mode (PGlite + in-process jobs)', () => {
     ]);
     const listed = await waitFor('events to be readable', async () => {
       const r = await get('/v1/events?limit=10');
-      return (r.body as { events: unknown[] }).events.length === 3 ? r.body : null;
+      return (r.body as { items: unknown[] }).items.length === 3 ? r.body : null;
     });
-    const events = (listed as { events: { uid: string; resourceVersion: string; type: string }[] }).events;
+    const events = (listed as { items: { uid: string; resourceVersion: string; type: string }[] }).items;
     expect(events.map((e) => `${e.uid}@${e.resourceVersion}`).sort()).toEqual(['emb-1@1', 'emb-1@3', 'emb-2@1']);
     const metrics = (await get('/metrics')).body as string;
     expect(metrics).toMatch(/ssa_audit_observations_total\{outcome="unchanged"\} 1/);
@@ -58,7 +58,7 @@ describe('embedded mode (PGlite + in-process jobs)', () => {
     await app!.close();
     app = undefined;
     await start(); // same data directory: migrations are a no-op, the events are still there
-    const again = (await get('/v1/events?limit=10')).body as { events: unknown[] };
-    expect(again.events).toHaveLength(3);
+    const again = (await get('/v1/events?limit=10')).body as { items: unknown[] };
+    expect(again.items).toHaveLength(3);
   });
 });
