@@ -15,21 +15,9 @@ export function prepareForCreate(rt: ResourceType, o: Obj, allocateClusterIp: ()
     case 'v1/Pod':
       o['status'] = { phase: 'Pending', qosClass: 'BestEffort' };
       return;
-    case 'batch/v1/Job': {
-      // generateSelector: the Job's pods are selected by its uid.
-      const spec = isObject(o['spec']) ? { ...o['spec'] } : {};
-      if (spec['manualSelector'] === true) return;
-      const md = isObject(o['metadata']) ? o['metadata'] : {};
-      const ids = { 'batch.kubernetes.io/controller-uid': md['uid'], 'batch.kubernetes.io/job-name': md['name'], 'controller-uid': md['uid'], 'job-name': md['name'] };
-      spec['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': md['uid'] } };
-      const template = isObject(spec['template']) ? { ...spec['template'] } : {};
-      const tmd = isObject(template['metadata']) ? { ...template['metadata'] } : {};
-      tmd['labels'] = { ...(isObject(tmd['labels']) ? tmd['labels'] : {}), ...ids };
-      template['metadata'] = tmd;
-      spec['template'] = template;
-      o['spec'] = spec;
+    case 'batch/v1/Job':
+      generateJobSelector(o);
       return;
-    }
     case 'v1/Service': {
       const spec = isObject(o['spec']) ? { ...o['spec'] } : {};
       if (spec['type'] !== 'ExternalName') {
@@ -54,21 +42,9 @@ export function prepareForUpdate(rt: ResourceType, live: Obj, o: Obj): void {
     case 'v1/Namespace':
       if (live['spec'] !== undefined) o['spec'] = live['spec'];
       return;
-    case 'batch/v1/Job': {
-      // generateSelector: the Job's pods are selected by its uid.
-      const spec = isObject(o['spec']) ? { ...o['spec'] } : {};
-      if (spec['manualSelector'] === true) return;
-      const md = isObject(o['metadata']) ? o['metadata'] : {};
-      const ids = { 'batch.kubernetes.io/controller-uid': md['uid'], 'batch.kubernetes.io/job-name': md['name'], 'controller-uid': md['uid'], 'job-name': md['name'] };
-      spec['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': md['uid'] } };
-      const template = isObject(spec['template']) ? { ...spec['template'] } : {};
-      const tmd = isObject(template['metadata']) ? { ...template['metadata'] } : {};
-      tmd['labels'] = { ...(isObject(tmd['labels']) ? tmd['labels'] : {}), ...ids };
-      template['metadata'] = tmd;
-      spec['template'] = template;
-      o['spec'] = spec;
+    case 'batch/v1/Job':
+      generateJobSelector(o);
       return;
-    }
     case 'v1/Service': {
       const ls = isObject(live['spec']) ? live['spec'] : {};
       const spec = isObject(o['spec']) ? { ...o['spec'] } : {};
@@ -79,4 +55,19 @@ export function prepareForUpdate(rt: ResourceType, live: Obj, o: Obj): void {
     default:
       return;
   }
+}
+
+/** The Job strategy's generateSelector: unless `manualSelector`, the Job's pods are selected by its uid. */
+function generateJobSelector(o: Obj): void {
+  const spec = isObject(o['spec']) ? { ...o['spec'] } : {};
+  if (spec['manualSelector'] === true) return;
+  const md = isObject(o['metadata']) ? o['metadata'] : {};
+  const ids = { 'batch.kubernetes.io/controller-uid': md['uid'], 'batch.kubernetes.io/job-name': md['name'], 'controller-uid': md['uid'], 'job-name': md['name'] };
+  spec['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': md['uid'] } };
+  const template = isObject(spec['template']) ? { ...spec['template'] } : {};
+  const tmd = isObject(template['metadata']) ? { ...template['metadata'] } : {};
+  tmd['labels'] = { ...(isObject(tmd['labels']) ? tmd['labels'] : {}), ...ids };
+  template['metadata'] = tmd;
+  spec['template'] = template;
+  o['spec'] = spec;
 }
