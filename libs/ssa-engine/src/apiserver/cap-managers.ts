@@ -1,11 +1,8 @@
-import { entryIdentity, type Managers } from '../managed-fields/managed-fields.js';
+import { entryIdentity, entrySeconds, type Managers } from '../managed-fields/managed-fields.js';
 import { compareStrings } from '../value/compare.js';
 
 const BUCKET = 'ancient-changes';
 
-function seconds(t: string | undefined): number {
-  return t === undefined ? 0 : Math.floor(Date.parse(t) / 1000);
-}
 
 /**
  * After an Update, folds the oldest Update entries into `ancient-changes` buckets per apiVersion
@@ -14,7 +11,7 @@ function seconds(t: string | undefined): number {
 export function capUpdateManagers(managers: Managers, max: number): Managers {
   const updaters = [...managers].filter(([, e]) => e.operation === 'Update').map(([id]) => id);
   if (updaters.length <= max) return managers;
-  updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || compareStrings(a, b));
+  updaters.sort((a, b) => entrySeconds(managers.get(a)!.time) - entrySeconds(managers.get(b)!.time) || compareStrings(a, b));
   const firstOfVersion = new Map<string, string>();
   let length = updaters.length;
   for (let i = 0; i < updaters.length && length > max; i++) {

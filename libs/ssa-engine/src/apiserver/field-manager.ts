@@ -15,6 +15,7 @@ import { smdApply, smdUpdate, type WriteContext } from '../merge/updater.js';
 import type { ResolvedType } from '../schema/resolved-schema.js';
 import { safeValidate, formatIssues } from '../typed/validate.js';
 import { isMap, type Value, type ValueMap } from '../value/value.js';
+import { metadataOf as meta, withoutManagedFields } from './object-meta.js';
 import { buildLastApplied, hasLastApplied, LAST_APPLIED_ANNOTATION, annotationsOf, setLastApplied } from './last-applied.js';
 import { toFieldSet } from '../typed/to-field-set.js';
 import { compare } from '../typed/compare.js';
@@ -67,17 +68,6 @@ const STRIP = FieldSet.fromPaths(
 const BEFORE_FIRST_APPLY = 'before-first-apply';
 const TEMP = 'current-operation';
 
-function meta(obj: Value | undefined): ValueMap {
-  const m = isMap(obj) ? obj['metadata'] : undefined;
-  return isMap(m) ? m : {};
-}
-
-function withoutManagedFields(obj: KubeObject): KubeObject {
-  const m = meta(obj);
-  if (!('managedFields' in m)) return obj;
-  const { managedFields: _drop, ...rest } = m as Record<string, Value>;
-  return { ...obj, metadata: rest };
-}
 
 function decodeOrEmpty(list: unknown): Managers {
   try {

@@ -1,10 +1,10 @@
 import { valueEquals } from '../value/compare.js';
-import { isMap, type Value, type ValueMap } from '../value/value.js';
+import type { Value, ValueMap } from '../value/value.js';
 import type { KubeObject } from './field-manager.js';
+import { metadataOf, withoutManagedFields } from './object-meta.js';
 
 function managedFieldsOf(o: KubeObject): readonly ValueMap[] | undefined {
-  const md = o['metadata'];
-  const mf = isMap(md) ? md['managedFields'] : undefined;
+  const mf = metadataOf(o)['managedFields'];
   return Array.isArray(mf) ? (mf as ValueMap[]) : undefined;
 }
 
@@ -13,12 +13,6 @@ function withoutTime(e: ValueMap): ValueMap {
   return rest;
 }
 
-function withoutManagedFields(o: KubeObject): KubeObject {
-  const md = o['metadata'];
-  if (!isMap(md)) return o;
-  const { managedFields: _m, ...rest } = md as Record<string, Value>;
-  return { ...o, metadata: rest };
-}
 
 /**
  * The apiserver's "ignore managed-fields timestamps" step on updates (05 §2 step 5): when a write

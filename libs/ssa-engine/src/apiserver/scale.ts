@@ -6,6 +6,7 @@ import { decodeManagedFields, encodeManagedFields, type Managers } from '../mana
 import { isMap, type Value, type ValueMap } from '../value/value.js';
 import { FieldManager, type KubeObject } from './field-manager.js';
 import { encodeBuiltinObject } from '../encoding/encode-builtin-object.js';
+import { metadataOf as meta } from './object-meta.js';
 
 const SCALE_GV = 'autoscaling/v1';
 const SCALE_TYPE = 'io.k8s.api.autoscaling.v1.Scale';
@@ -20,10 +21,6 @@ export interface ScaleOptions {
   readonly parentApiVersion?: string;
 }
 
-function meta(o: Value | undefined): ValueMap {
-  const m = isMap(o) ? o['metadata'] : undefined;
-  return isMap(m) ? m : {};
-}
 
 /** The parent's entries seen from `/scale`: owners of replicas, reduced to `.spec.replicas` (05 §7). */
 function toSubresource(parent: Managers, gv: string): Managers {

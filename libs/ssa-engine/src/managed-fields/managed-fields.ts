@@ -101,15 +101,16 @@ export function decodeManagedFields(list: unknown): Managers {
   return out;
 }
 
-function seconds(t: string | undefined): number {
+/** An entry time in whole Unix seconds; a missing time counts as 0 (05 §4). */
+export function entrySeconds(t: string | undefined): number {
   return t === undefined ? 0 : Math.floor(Date.parse(t) / 1000);
 }
 
 /** The apiserver's entry order (05 §4): operation, time in seconds (none first), manager, apiVersion, subresource. */
 export function compareEntries(a: ManagerEntry, b: ManagerEntry): number {
   if (a.operation !== b.operation) return a.operation < b.operation ? -1 : 1;
-  const ta = seconds(a.time);
-  const tb = seconds(b.time);
+  const ta = entrySeconds(a.time);
+  const tb = entrySeconds(b.time);
   if (ta !== tb) return ta - tb;
   return (
     compareStrings(a.manager, b.manager) || compareStrings(a.apiVersion, b.apiVersion) || compareStrings(a.subresource, b.subresource)
