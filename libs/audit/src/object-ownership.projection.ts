@@ -12,11 +12,14 @@ import {
   type SnapshotDiff,
   type Transition,
   type TransitionType,
+  type Value,
+  valueEquals,
 } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
 import type { FieldOwner, ObservedEvent, Since } from './observed-event.types.js';
 import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, isRfc3339, seqString, sortEvents } from './seq.util.js';
+import { valueAt } from './value-at.util.js';
 
 /** One owned path of the object and its direct owners (the members of their managedFields sets). */
 export interface OwnedField {
@@ -218,6 +221,39 @@ export function transitionManager(t: FieldTransition): ManagerRef | null {
   return t.manager === null ? null : { manager: t.manager, operation: t.operation!, apiVersion: t.apiVersion ?? '', subresource: t.subresource ?? '' };
 }
 
+/**
+ * The Apply identity whose write an event's values prove, when the engine names no writer. An
+ * entry's time has whole seconds: an apply in the same second as its previous write that changes
+ * only values leaves managedFields as they were. A changed leaf value that one Apply identity owns
+ * alone, before and after (no transition on it), was written by that identity: anybody else
+ * changing it would have become an owner (an Update takes it, another Apply shares or forces it).
+ * `null` when no such value changed, or when such values point at more than one identity.
+ */
+function applierByValues(before: unknown, after: DecodedSnapshot, fields: readonly OwnedField[], ts: readonly FieldTransition[]): ManagerRef | null {
+  const touched = new Set(ts.map((t) => t.fieldsV1Path));
+  const parents = new Set<string>();
+  for (const f of fields) for (let i = 1; i < f.segments.length; i++) parents.add(f.segments.slice(0, i).join('.'));
+  const byKey = new Map(fields.map((f) => [f.fieldsV1Path, f]));
+  const same = (x: Value | undefined, y: Value | undefined): boolean => (x === undefined || y === undefined ? x === y : valueEquals(x, y));
+  const found = new Map<string, ManagerRef>();
+  for (const e of after.entries.values()) {
+    if (e.operation !== 'Apply') continue;
+    for (const p of e.set.paths()) {
+      const key = dotted(p);
+      if (byKey.get(key)?.owners.length !== 1 || parents.has(key) || touched.has(key)) continue;
+      if (!same(valueAt(before, p), valueAt(after.object, p))) {
+        found.set(e.identity, ref(e));
+        break;
+      }
+    }
+  }
+  return found.size === 1 ? [...found.values()][0]! : null;
+}
+
+function tookFromApplier(s: ObjectOwnershipState): boolean {
+  return s.marks.some((m) => m.kind === 'taken-from-applier');
+}
+
 /** Marks after one event's transitions (see `FieldMarkKind`). */
 function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], writer: ManagerRef | null): FieldMark[] {
   const marks = new Map<string, FieldMark>(prev.map((m) => [markKey(m), m]));
@@ -365,7 +401,7 @@ export function evolveObjectOwnership(
     eventCount: (state?.eventCount ?? 0) + 1,
     object: event.object,
     fields,
-    marks: nextMarks(live?.marks ?? [], transitions, diff.writer?.manager ?? null),
+    marks: nextMarks(live?.marks ?? [], transitions, diff.writer?.manager ?? (live && tookFromApplier(live) ? applierByValues(live.object, decoded, fields, transitions) : null)),
     lastError: state?.lastError ?? null,
   };
   return { state: next, transitions, applied: true, writer: diff.writer ? ref(diff.writer.manager) : null, notes: diff.notes };
