@@ -37,10 +37,11 @@ export const kubectlMinor: number | undefined = await version();
  * `it` when the kubectl on PATH is at least 1.`minMinor`, else `it.skip` with the reason printed
  * (Debian's kubernetes-client is 1.20: no `--subresource` (1.24), no hidden managedFields (1.21),
  * no client-side→server-side apply migration (1.26), no OpenAPI v3 `explain` (1.27)).
+ * `timeoutMs` is the test's time limit (60 s unless given).
  */
-export function itWithKubectl(minMinor: number, why: string): (name: string, fn: () => Promise<void>) => void {
+export function itWithKubectl(minMinor: number, why: string, timeoutMs = KUBECTL_TEST_TIMEOUT_MS): (name: string, fn: () => Promise<void>) => void {
   // Each test runs several kubectl processes (one a watch of a few seconds) on a small machine.
-  if (kubectlMinor !== undefined && kubectlMinor >= minMinor) return (name, fn) => it(name, fn, KUBECTL_TEST_TIMEOUT_MS);
+  if (kubectlMinor !== undefined && kubectlMinor >= minMinor) return (name, fn) => it(name, fn, timeoutMs);
   const have = kubectlMinor === undefined ? `no ${KUBECTL} on PATH` : `kubectl is 1.${kubectlMinor}`;
   console.warn(`skipping a kubectl test: ${have}; it needs 1.${minMinor}+ for ${why}`);
   return it.skip;

@@ -1,0 +1,365 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
+import { dirname, resolve } from 'node:path';
+import { KubectlSandbox, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
+import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
+
+// Issue 7's incidents end to end: the real kubectl drives the sandbox API server, the BUILT service
+// (`node dist/apps/main.js all`, Postgres + Redis) watches it, and every assertion is on an API answer.
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const LONG = 240_000; // one incident: several kubectl runs and projection waits on a small shared machine
+
+interface Owner {
+  manager: string;
+  operation: string;
+  subresource: string;
+  apiVersion: string;
+}
+interface Transition extends Owner {
+  seq: string;
+  at: string;
+  type: string;
+  path?: string;
+}
+interface History {
+  transitions: Transition[];
+  values: { seq: string; present: boolean; value?: unknown }[];
+}
+interface FieldAnswer {
+  present: boolean;
+  value?: unknown;
+  owners: Owner[];
+}
+interface Explanation {
+  present: boolean;
+  cause: string;
+  causes: string[];
+  releasedBy: (Owner & { seq: string | null }) | null;
+  remainingOwners: Owner[];
+  remedies: { kind: string; command: string | null; commands: string[] }[];
+}
+interface Finding {
+  type: string;
+  objectId: string;
+  path: string;
+  managers: Owner[];
+}
+interface ObjectItem {
+  id: string;
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+describe('issue 7 incidents through the real pipeline (kubectl → sandbox → watcher → worker → API)', () => {
+  let ctx: TestContext;
+  let k: KubectlSandbox;
+  let service: ChildProcess;
+  let stdout = '';
+  let url: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('incidents');
+    k = await KubectlSandbox.start({ bookmarkIntervalMs: 500 });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
+    service = spawn(process.execPath, ['dist/apps/main.js', 'all'], {
+      cwd: ROOT,
+      env: {
+        ...inherited,
+        ...ctx.env({
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+          KUBECONFIG: k.kubeconfig,
+          WATCHER_PORT: '0',
+          LEADER_ELECTION: 'false',
+          WATCH_BATCH_DELAY_MS: '20',
+        }),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    service.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    await waitFor('/readyz', async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 120_000, 250);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (service && service.exitCode === null && service.signalCode === null) {
+      const exited = new Promise((r) => service.once('exit', r));
+      service.kill('SIGTERM');
+      await exited;
+    }
+    await k?.close();
+    await ctx?.dispose();
+  }, 60_000);
+
+  // --- API and kubectl helpers -------------------------------------------------------------------
+
+  async function api<T>(path: string, init?: RequestInit): Promise<T> {
+    const r = await fetch(`${url}${path}`, init);
+    const body = (await r.json()) as T;
+    if (r.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${path} → ${r.status} ${JSON.stringify(body)}`);
+    return body;
+  }
+  const q = (path: string) => `path=${encodeURIComponent(path)}`;
+  const history = (id: string, path: string, at?: string) => api<History>(`/v1/objects/${id}/fields/history?${q(path)}${at ? `&at=${at}` : ''}`);
+  const field = (id: string, path: string, at?: string) => api<FieldAnswer>(`/v1/objects/${id}/fields?${q(path)}${at ? `&at=${encodeURIComponent(at)}` : ''}`);
+  const explain = (id: string, path: string) => api<Explanation>(`/v1/objects/${id}/explain?${q(path)}`);
+  const findings = async (type: string) => (await api<{ items: Finding[] }>(`/v1/findings?type=${type}&limit=500`)).items;
+  const kinds = (ts: Transition[]) => ts.map((t) => `${t.type} ${t.manager}`);
+
+  /** The API's id of an object, once the watcher has reported it. */
+  const objectId = (kind: string, namespace: string, name: string) =>
+    waitFor(
+      `${kind} ${namespace}/${name} in the API`,
+      async () => (await api<{ items: ObjectItem[] }>(`/v1/objects?kind=${kind}&namespace=${namespace}&name=${name}`)).items[0],
+      60_000,
+      250,
+    );
+
+  /** The field's history once it has `n` transitions (the projection caught up with n writes). */
+  const historyOf = (id: string, path: string, n: number) =>
+    waitFor(`${n} transitions of ${path}`, async () => {
+      const h = await history(id, path);
+      return h.transitions.length >= n ? h : undefined;
+    }, 60_000, 250);
+
+  /** A controller's server-side apply over HTTP (as controller-runtime sends it; see incident 1). */
+  async function controllerApply(path: string, name: string, manager: string, manifest: string): Promise<void> {
+    const r = await fetch(`${k.sandbox.url}${path}/${name}?fieldManager=${manager}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+      body: manifest,
+    });
+    if (r.status !== 200) throw new Error(`apply as ${manager}: ${r.status} ${await r.text()}`);
+  }
+
+  /** Runs a remedy's shell command (KUBECONFIG points at the sandbox), `input` on stdin. */
+  function sh(command: string, input: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((done, fail) => {
+      const child = spawn('sh', ['-c', command], { env: { ...process.env, KUBECONFIG: k.kubeconfig } });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code: code ?? -1, stdout: out, stderr: err }));
+      child.stdin.end(input);
+    });
+  }
+
+  // --- manifests ---------------------------------------------------------------------------------
+
+  const configMap = (ns: string, labels: Record<string, string>) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  namespace: ${ns}\n  labels: ${JSON.stringify(labels)}\ndata: {LOG_LEVEL: info}\n`;
+  const pod = (ns: string, image: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: nginx, namespace: ${ns}, labels: {app: nginx}}
+spec:
+  containers:
+  - name: nginx-container
+    image: ${image}
+    ports: [{containerPort: 80}]
+`;
+  const deployment = (ns: string, image: string, replicas?: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ${ns}}
+spec:
+${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: app, image: ${image}}]
+`;
+  const IMAGE = '.spec.containers[name="nginx-container"].image';
+
+  // --- the incidents -----------------------------------------------------------------------------
+
+  // kubectl's own csa→ssa migration (1.26+) is what the csa-migration remedy relies on.
+  itWithKubectl(26, "kubectl's client-side → server-side apply migration", LONG)(
+    '1. ghost label: explain says co-owned-after-release, and its remedy run with kubectl really removes the label',
+    async () => {
+      const ns = 'incident-ghost';
+      await k.ok(['create', 'namespace', ns]);
+      const withLabel = configMap(ns, { app: 'shop', 'test-data': 'true' });
+      const withoutLabel = configMap(ns, { app: 'shop' });
+      expect(await k.ok(['apply', '-f', '-'], { input: withLabel })).toBe('configmap/app-config created\n');
+      // flux applies server-side over HTTP as controller-runtime does. Not `kubectl apply
+      // --server-side --field-manager=flux-controller`: kubectl would then fold the
+      // kubectl-client-side-apply entry into flux's (its csa→ssa migration), and no ghost is left.
+      const cms = `/api/v1/namespaces/${ns}/configmaps`;
+      await controllerApply(cms, 'app-config', 'flux-controller', withLabel);
+      await controllerApply(cms, 'app-config', 'flux-controller', withoutLabel);
+      expect((await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels']).toEqual({ app: 'shop', 'test-data': 'true' });
+
+      const { id } = await objectId('ConfigMap', ns, 'app-config');
+      const LABEL = '.metadata.labels.test-data';
+      const h = await historyOf(id, LABEL, 3);
+      expect(kinds(h.transitions)).toEqual(['acquired kubectl-client-side-apply', 'shared flux-controller', 'kept flux-controller']);
+
+      const x = await explain(id, LABEL);
+      expect(x.present).toBe(true);
+      expect(x.cause).toBe('co-owned-after-release');
+      expect(x.causes).toContain('client-side-apply-leftover');
+      expect(x.releasedBy).toMatchObject({ manager: 'flux-controller', operation: 'Apply', seq: h.transitions[2]!.seq });
+      expect(x.remainingOwners).toEqual([expect.objectContaining({ manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '' })]);
+
+      // The csa-migration remedy: its one placeholder is the manifest, here the desired state (no label) on stdin.
+      const remedy = x.remedies.find((r) => r.kind === 'csa-migration');
+      expect(remedy?.command).toBe(`kubectl apply --server-side -n ${ns} -f <manifest>`);
+      const ran = await sh(remedy!.command!.replace('<manifest>', '-'), withoutLabel);
+      expect(ran).toMatchObject({ code: 0, stderr: '' });
+      expect((await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels']).toEqual({ app: 'shop' });
+      const after = await waitFor('explain: the label is gone', async () => {
+        const e = await explain(id, LABEL);
+        return e.present ? undefined : e;
+      }, 60_000, 250);
+      // kubectl folded the client-side entry into its own, then its apply without the label pruned it.
+      expect(after).toMatchObject({ present: false, cause: 'pruned', releasedBy: { manager: 'kubectl', operation: 'Apply' }, remainingOwners: [] });
+    },
+  );
+
+  itWithKubectl(18, 'server-side apply', LONG)('2. image taken by kubectl set image and forced back: acquired → taken → forced, 1.16 → 1.17 → 1.16', async () => {
+    const ns = 'incident-image';
+    await k.ok(['create', 'namespace', ns]);
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
+    await k.ok(['set', 'image', 'pod/nginx', 'nginx-container=nginx:1.17', '-n', ns]);
+    const conflict = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
+    expect(conflict.code).toBe(1);
+    await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
+
+    const { id } = await objectId('Pod', ns, 'nginx');
+    const h = await historyOf(id, IMAGE, 3);
+    expect(h.transitions.map((t) => [t.type, t.manager, t.operation])).toEqual([
+      ['acquired', 'kubectl', 'Apply'],
+      ['taken', 'kubectl-set', 'Update'],
+      ['forced', 'kubectl', 'Apply'],
+    ]);
+    expect(h.values.map((v) => v.value)).toEqual(['nginx:1.16', 'nginx:1.17', 'nginx:1.16']);
+  });
+
+  itWithKubectl(24, '--subresource', LONG)('3. replicas taken through /scale: history says taken, findings say the applier will conflict, until it applies without replicas', async () => {
+    const ns = 'incident-scale';
+    await k.ok(['create', 'namespace', ns]);
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: deployment(ns, 'nginx:1.25', 2) });
+    await k.ok(['patch', 'deployment', 'web', '-n', ns, '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":5}}', '--field-manager=horizontal-pod-autoscaler']);
+
+    const { id } = await objectId('Deployment', ns, 'web');
+    const h = await historyOf(id, '.spec.replicas', 2);
+    expect(h.transitions.map((t) => [t.type, t.manager, t.operation, t.subresource])).toEqual([
+      ['acquired', 'kubectl', 'Apply', ''],
+      ['taken', 'horizontal-pod-autoscaler', 'Update', 'scale'],
+    ]);
+    expect(h.values.map((v) => v.value)).toEqual([2, 5]);
+    const contested = (await findings('replicas-contested')).filter((f) => f.objectId === id);
+    expect(contested).toEqual([
+      expect.objectContaining({
+        path: '.spec.replicas',
+        managers: [
+          { manager: 'horizontal-pod-autoscaler', operation: 'Update', subresource: 'scale', apiVersion: 'apps/v1' },
+          { manager: 'kubectl', operation: 'Apply', subresource: '', apiVersion: 'apps/v1' },
+        ],
+      }),
+    ]);
+
+    // The applier ships a new image without replicas: no conflict, and nothing left to warn about.
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: deployment(ns, 'nginx:1.26') });
+    await waitFor('the new image in the API', async () => (await field(id, '.spec.template.spec.containers[name="app"].image')).value === 'nginx:1.26', 60_000, 250);
+    expect((await findings('replicas-contested,applier-will-conflict')).filter((f) => f.objectId === id)).toEqual([]);
+    const replicas = await field(id, '.spec.replicas');
+    expect(replicas.value).toBe(5);
+    expect(replicas.owners.map((o) => o.manager)).toEqual(['horizontal-pod-autoscaler']);
+  });
+
+  itWithKubectl(24, '--subresource', LONG)("4. simulate/apply predicts exactly the conflict kubectl then gets", async () => {
+    const ns = 'incident-simulate';
+    await k.ok(['create', 'namespace', ns]);
+    await k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deployment(ns, 'nginx:1.25', 2) });
+    await k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
+    await k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
+
+    const obj = await objectId('Deployment', ns, 'web');
+    await historyOf(obj.id, '.spec.template.spec.containers[name="app"].image', 2);
+    await historyOf(obj.id, '.spec.replicas', 2);
+    const manifest = deployment(ns, 'nginx:1.25', 2);
+    const sim = await api<{ objectId: string; conflicts: (Omit<Owner, 'subresource'> & { subresource: string | null; path: string })[]; message: string | null }>('/v1/simulate/apply', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ cluster: obj.cluster, manager: 'ci-tool', force: false, manifest }),
+    });
+    expect(sim.objectId).toBe(obj.id);
+    expect(sim.conflicts).toEqual([
+      { manager: 'kubectl', operation: 'Update', subresource: 'scale', apiVersion: 'apps/v1', path: '.spec.replicas' },
+      // Conflicts are named as kubectl names them: no subresource is null, not "".
+      { manager: 'kubectl-set', operation: 'Update', subresource: null, apiVersion: 'apps/v1', path: '.spec.template.spec.containers[name="app"].image' },
+    ]);
+
+    const r = await k.kubectl(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: manifest });
+    expect(r.code).toBe(1);
+    // kubectl prints the apiserver's message after "error: ", then its own advice paragraph.
+    const advice = r.stderr.indexOf('\nPlease review the fields above');
+    expect(advice).toBeGreaterThan(0);
+    expect(r.stderr.slice(0, advice)).toBe(`error: ${sim.message}`);
+  });
+
+  itWithKubectl(18, 'server-side apply', LONG)('5. at= answers the state at earlier moments; a full replay gives identical answers', async () => {
+    const ns = 'incident-at';
+    await k.ok(['create', 'namespace', ns]);
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
+    await k.ok(['set', 'image', 'pod/nginx', 'nginx-container=nginx:1.17', '-n', ns]);
+    await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: pod(ns, 'nginx:1.18') });
+
+    const { id } = await objectId('Pod', ns, 'nginx');
+    const [acquired, taken, forced] = (await historyOf(id, IMAGE, 3)).transitions;
+    const at = async (a: string) => {
+      const f = await field(id, IMAGE, a);
+      return [f.value, f.owners.map((o) => `${o.manager}/${o.operation}`)];
+    };
+    expect(await at(acquired!.seq)).toEqual(['nginx:1.16', ['kubectl/Apply']]);
+    expect(await at(taken!.seq)).toEqual(['nginx:1.17', ['kubectl-set/Update']]);
+    expect(await at(forced!.seq)).toEqual(['nginx:1.18', ['kubectl/Apply']]);
+    expect(await at(taken!.at)).toEqual(['nginx:1.17', ['kubectl-set/Update']]);
+    const before = await api<History>(`/v1/objects/${id}/fields/history?${q(IMAGE)}&at=${taken!.seq}`);
+    expect(before.transitions.map((t) => t.type)).toEqual(['acquired', 'taken']);
+
+    // Every answer about every tracked object, before and after a full replay.
+    const answers = async () => {
+      const out: Record<string, unknown> = {
+        findings: await api('/v1/findings?limit=500'),
+        managers: await api('/v1/managers?limit=500'),
+      };
+      for (const o of (await api<{ items: ObjectItem[] }>('/v1/objects?limit=500')).items) {
+        const ts = (await api<{ items: Transition[]; nextCursor: string | null }>(`/v1/objects/${o.id}/transitions?limit=500`)).items;
+        out[`${o.id} transitions`] = ts;
+        out[`${o.id} ownership`] = await api(`/v1/objects/${o.id}/ownership`);
+        for (const p of new Set(ts.map((t) => t.path!))) {
+          out[`${o.id} history ${p}`] = await history(o.id, p);
+          out[`${o.id} fields ${p}`] = await field(o.id, p);
+          out[`${o.id} explain ${p}`] = await explain(o.id, p);
+        }
+      }
+      return out;
+    };
+    // Settled: two rounds in a row answer the same (nothing of the earlier incidents still in flight).
+    const projected = await waitFor('settled answers', async () => {
+      const [a, b] = [await answers(), await answers()];
+      return isDeepStrictEqual(a, b) ? a : undefined;
+    }, 60_000, 250);
+    expect(projected[`${id} history ${IMAGE}`]).toEqual(await history(id, IMAGE));
+
+    const { jobId } = await api<{ jobId: string }>('/v1/replays', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: { kind: 'all' } }),
+    });
+    const done = await waitFor('the replay done (worker log)', async () => {
+      const line = stdout.split('\n').find((l) => l.includes('"msg":"replay done"') && l.includes(`"jobId":"${jobId}"`));
+      return line ? (JSON.parse(line) as { events: number; percent: number }) : undefined;
+    }, 120_000, 250);
+    expect(done.events).toBeGreaterThan(0);
+    expect(done.percent).toBe(100);
+    expect(await answers()).toEqual(projected);
+  });
+});
