@@ -7,7 +7,7 @@ import {
   type AsOf,
   type FieldOwner,
   type FieldTransition,
-  type ObjectOwnershipState,
+  type OwnershipSnapshot,
   type OwnershipNode,
 } from '../../../libs/audit/src/index.js';
 import { OwnershipQueries } from '../../../libs/store/src/index.js';
@@ -32,7 +32,7 @@ function owner(o: Omit<FieldOwner, 'sinceFirstObservation'> & { sinceFirstObserv
   };
 }
 
-function objectItem(s: ObjectOwnershipState) {
+function objectItem(s: OwnershipSnapshot) {
   return {
     id: s.objectId, cluster: s.cluster, uid: s.uid, group: s.group, version: s.version, kind: s.kind,
     namespace: s.namespace, name: s.name, deleted: s.deleted, lastSeq: s.lastSeq, lastAt: s.lastAt,

@@ -1,7 +1,8 @@
 import { FIELD, ownersAt, parsePE, pathToHuman, type OwnershipVia, type PathElement, type Value } from '../../ssa-engine/src/index.js';
 import { resolvePath } from './field-path.util.js';
 import type { ManagerRef, Since } from './observed-event.types.js';
-import { identityOf, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { identityOf } from './object-ownership.projection.js';
+import type { OwnershipSnapshot } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq } from './seq.util.js';
 import { valueAt } from './value-at.util.js';
@@ -67,7 +68,7 @@ function view(o: OwnerView): OwnerView {
  * `GET /v1/objects/{id}/ownership`: the object's owned field tree (root `''`), every node with its
  * direct owners and since when; intermediate nodes nobody owns have `owned: false`.
  */
-export function ownershipTree(state: ObjectOwnershipState): OwnershipNode {
+export function ownershipTree(state: Pick<OwnershipSnapshot, 'fields'>): OwnershipNode {
   const root: MutableNode = { segment: '', path: '', fieldsV1Path: '', owned: false, owners: [], children: [], index: new Map() };
   for (const f of state.fields) {
     let node = root;
@@ -114,7 +115,7 @@ function isPrefix(a: readonly string[], b: readonly string[]): boolean {
  * Since when `owner` has held `segments`: its own `since` on the path, else the earliest since on
  * an owned ancestor or descendant (how an effective owner holds it). `undefined` when it owns neither.
  */
-export function ownerSince(state: ObjectOwnershipState, segments: readonly string[], owner: ManagerRef): OwnerView | undefined {
+export function ownerSince(state: Pick<OwnershipSnapshot, 'fields'>, segments: readonly string[], owner: ManagerRef): OwnerView | undefined {
   const id = identityOf(owner);
   let best: OwnerView | undefined;
   for (const f of state.fields) {
@@ -132,7 +133,7 @@ export function ownerSince(state: ObjectOwnershipState, segments: readonly strin
  * `GET /v1/objects/{id}/fields?path=`: who owns `path` (kubectl or FieldsV1 form) in `state`, since
  * when, whether it is present and its value. Throws `AuditError('invalid-path')`.
  */
-export function fieldOwners(state: ObjectOwnershipState, path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldOwnersView {
+export function fieldOwners(state: OwnershipSnapshot, path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldOwnersView {
   const type = schemaResolver(state.apiVersion, state.kind, state.cluster);
   const p = resolvePath(path, type);
   const asOf = { seq: state.lastSeq, at: state.lastAt };

@@ -27,6 +27,8 @@ export {
   type OwnershipReplay,
 } from './object-ownership.projection.js';
 
+export { ownershipVersionOf, ownershipSnapshotOf, snapshotFromVersion, type OwnershipVersion, type OwnershipSnapshot } from './ownership-version.js';
+
 // Read models
 export {
   ownershipTree,

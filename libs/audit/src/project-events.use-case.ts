@@ -1,14 +1,17 @@
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, seqString, sortEvents } from './seq.util.js';
 
-/** What one projection batch writes, in one transaction: states, new transitions, the checkpoint. */
+/** What one projection batch writes, in one transaction: states, new transitions and versions, the checkpoint. */
 export interface ProjectedBatch {
   /** The new state of every object the batch touched. */
   readonly states: readonly ObjectOwnershipState[];
   /** New transitions, in event order. */
   readonly transitions: readonly FieldTransition[];
+  /** New ownership versions (what `at=` reads), in event order. */
+  readonly versions: readonly OwnershipVersion[];
   /** The highest sequence of the batch: every event up to it is fully applied once this batch is saved. */
   readonly checkpoint: string | null;
 }
@@ -55,18 +58,22 @@ export class ProjectEventsUseCase {
     const loaded = await this.store.load(ids);
     const states = new Map<string, ObjectOwnershipState>();
     const transitions: FieldTransition[] = [];
+    const versions: OwnershipVersion[] = [];
     let applied = 0;
     let checkpoint: string | null = null;
     for (const e of events) {
-      const r = evolveObjectOwnership(states.get(e.objectId) ?? loaded.get(e.objectId), e, this.schemaResolver);
+      const before = states.get(e.objectId) ?? loaded.get(e.objectId);
+      const r = evolveObjectOwnership(before, e, this.schemaResolver);
       states.set(e.objectId, r.state);
       transitions.push(...r.transitions);
+      const version = ownershipVersionOf(before, r.state);
+      if (version) versions.push(version);
       if (r.applied) applied++;
       const seq = seqString(e.seq);
       if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
-    await this.store.save({ states: changed, transitions, checkpoint });
+    await this.store.save({ states: changed, transitions, versions, checkpoint });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

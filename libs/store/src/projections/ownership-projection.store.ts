@@ -1,5 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import type { FieldTransition, ObjectOwnershipState, OwnershipProjectionStore, ProjectedBatch } from '../../../audit/src/index.js';
+import type { FieldTransition, ObjectOwnershipState, OwnershipProjectionStore, OwnershipVersion, ProjectedBatch } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
@@ -9,7 +9,7 @@ export const ownershipCheckpoint = (generation: number): string => `ownership@${
 
 /**
  * {@link OwnershipProjectionStore} on Postgres, for one generation of the tables. `save` writes the
- * states, the transitions, the manager index rows and (when `position` is set) the checkpoint in one
+ * states, the transitions, the ownership versions, the manager index rows and (when `position` is set) the checkpoint in one
  * transaction, so the checkpoint never passes an event whose projection is not stored.
  */
 export class PostgresOwnershipProjectionStore implements OwnershipProjectionStore {
@@ -36,9 +36,11 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
       const ids = batch.states.map((s) => s.objectId);
       if (this.replaceObjects && ids.length > 0) {
         await q.query(`DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
+        await q.query(`DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
       }
       await writeStates(q, this.generation, batch.states);
       await writeTransitions(q, this.generation, batch.transitions);
+      await writeVersions(q, this.generation, batch.versions);
       if (this.position) await new CheckpointRepository(this.dataSource).advance(ownershipCheckpoint(this.generation), this.position, q);
     });
   }
@@ -99,6 +101,20 @@ async function writeTransitions(q: QueryRunner, generation: number, transitions:
     [
       generation, col((t) => t.objectId), col((t) => t.seq), ordinal, col((t) => t.at), col((t) => t.type), col((t) => t.path),
       col((t) => t.fieldsV1Path), col((t) => t.manager), col((t) => t.operation), col((t) => t.subresource), col((t) => JSON.stringify(t)),
+    ],
+  );
+}
+
+async function writeVersions(q: QueryRunner, generation: number, versions: readonly OwnershipVersion[]): Promise<void> {
+  if (versions.length === 0) return;
+  const col = <T>(f: (v: OwnershipVersion) => T) => versions.map(f);
+  await q.query(
+    `INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields, marks)
+     SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::boolean[], $5::boolean[], $6::json[], $7::json[])
+     ON CONFLICT (generation, object_id, seq) DO NOTHING`,
+    [
+      generation, col((v) => v.objectId), col((v) => v.seq), col((v) => v.deleted), col((v) => v.foldRequired),
+      col((v) => JSON.stringify(v.fields)), col((v) => JSON.stringify(v.marks)),
     ],
   );
 }

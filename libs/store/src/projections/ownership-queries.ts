@@ -10,6 +10,9 @@ import {
   managerFields,
   managerIndex,
   ownershipTree,
+  snapshotFromVersion,
+  ownershipSnapshotOf,
+  apiVersionOf,
   type AsOf,
   type FieldExplanationView,
   type FieldHistoryView,
@@ -25,6 +28,8 @@ import {
   type ObjectOwnershipState,
   type ObservedEvent,
   type OwnershipNode,
+  type OwnershipSnapshot,
+  type OwnershipVersion,
   type SchemaResolver,
 } from '../../../audit/src/index.js';
 import { EventReader } from '../events/event-reader.js';
@@ -40,6 +45,11 @@ const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, nu
 interface ObjectRow {
   object_id: string; cluster: string; uid: string; api_group: string; api_version: string; kind: string;
   namespace: string | null; name: string; last_seq: string; last_at: Date; deleted_then: boolean;
+}
+
+interface VersionRow {
+  cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
+  projected_seq: string; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: OwnershipVersion['fields'] | null;
 }
 
 /** Summary of one manager across the cluster(s). */
@@ -113,13 +123,59 @@ export class OwnershipQueries {
     return events;
   }
 
-  async ownership(objectId: string, at?: AsOf): Promise<{ state: ObjectOwnershipState; tree: OwnershipNode }> {
-    const state = await this.state(objectId, at);
+  /**
+   * The object as an owner read sees it: now (the projection) or as of `at` from the ownership
+   * version in force then and the body of the object's latest event up to it (five indexed reads,
+   * whatever the length of its history). Folds the events instead where versions cannot answer
+   * exactly: `at` past what is projected, an unreadable latest event, a time whose events are not a
+   * prefix of the object's history, or a generation built before versions existed.
+   */
+  async snapshot(objectId: string, at?: AsOf): Promise<OwnershipSnapshot> {
+    if (!at) return ownershipSnapshotOf(await this.state(objectId));
+    if (!/^\d{1,19}$/.test(objectId)) throw notFound(objectId);
+    const target = at.kind === 'seq' ? `e.seq <= $2::bigint` : `date_trunc('milliseconds', e.observed_at) <= $3::timestamptz`;
+    const rows: VersionRow[] = await this.dataSource.query(
+      `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq,
+              t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields
+       FROM ownership_states s
+       CROSS JOIN LATERAL (
+         SELECT max(e.seq) FILTER (WHERE ${target}) AS seq,
+                -- the events up to a time are every event up to one sequence only when no earlier one is later
+                coalesce(min(e.seq) FILTER (WHERE NOT (${target})) > max(e.seq) FILTER (WHERE ${target}), true) AS prefix
+         FROM events e WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint OR $3::timestamptz IS NOT NULL)
+       ) t
+       LEFT JOIN LATERAL (
+         SELECT v.deleted, v.fold_required, v.fields FROM ownership_versions v
+         WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq <= t.seq
+         ORDER BY v.seq DESC LIMIT 1
+       ) v ON true
+       WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
+      [objectId, ...atParams(at.kind === 'time' ? { ...at, time: new Date(at.ms).toISOString() } : at)],
+    );
+    const r = rows[0];
+    if (r && r.seq === null) throw notFound(objectId, at);
+    if (!r || !r.prefix || r.fields === null || r.fold_required || BigInt(r.seq!) > BigInt(r.projected_seq)) return ownershipSnapshotOf(await this.state(objectId, at));
+    const stored = await this.reader.objectEvent(objectId, r.seq!);
+    if (!stored) return ownershipSnapshotOf(await this.state(objectId, at));
+    const [latest] = await this.loader.load([stored]);
+    const version: OwnershipVersion = { objectId, seq: r.seq!, deleted: r.deleted!, fields: r.fields, marks: [], foldRequired: false };
+    return snapshotFromVersion(
+      {
+        objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: apiVersionOf(r.api_group, r.api_version),
+        kind: r.kind, namespace: r.namespace, name: r.name,
+      },
+      version,
+      { seq: latest!.seq as string, at: latest!.observedAt, object: latest!.object },
+    );
+  }
+
+  async ownership(objectId: string, at?: AsOf): Promise<{ state: OwnershipSnapshot; tree: OwnershipNode }> {
+    const state = await this.snapshot(objectId, at);
     return { state, tree: ownershipTree(state) };
   }
 
   async fieldOwners(objectId: string, path: string, at?: AsOf): Promise<FieldOwnersView> {
-    return fieldOwners(await this.state(objectId, at), path, this.schemaResolver);
+    return fieldOwners(await this.snapshot(objectId, at), path, this.schemaResolver);
   }
 
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {

@@ -41,7 +41,7 @@ export class ProjectionGenerationsRepository {
   }
 
   private async drop(generation: number): Promise<void> {
-    for (const table of ['field_transitions', 'manager_objects', 'ownership_states']) {
+    for (const table of ['field_transitions', 'manager_objects', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation = $1`, [generation]);
     }
     await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection = $1`, [ownershipCheckpoint(generation)]);
