@@ -5,7 +5,7 @@ import type { StoredEvent } from './event-reader.js';
 
 /**
  * Turns stored events back into the audit lib's {@link ObservedEvent}s: bodies rebuilt from their
- * snapshot + patch chains (one query per object), managedFields from their content-addressed blobs
+ * snapshot + patch chains (one query), managedFields from their content-addressed blobs
  * (two queries per call, whatever the number of events).
  */
 export class ObservedEventLoader {
@@ -36,25 +36,40 @@ export class ObservedEventLoader {
     });
   }
 
-  /** The body at every event, by seq: per object, the chain from the last full snapshot before its first event. */
+  /**
+   * The body at every event, by seq: for each object, the chain from its last full snapshot at or
+   * before its first event here, up to its last event here (one query for every object).
+   */
   private async bodies(events: readonly StoredEvent[]): Promise<Map<string, Body>> {
-    const byObject = new Map<string, StoredEvent[]>();
-    for (const e of events) byObject.set(e.objectId, [...(byObject.get(e.objectId) ?? []), e]);
+    const range = new Map<string, { min: bigint; max: bigint }>();
+    for (const e of events) {
+      const seq = BigInt(e.seq);
+      const r = range.get(e.objectId);
+      if (!r) range.set(e.objectId, { min: seq, max: seq });
+      else if (seq < r.min) r.min = seq;
+      else if (seq > r.max) r.max = seq;
+    }
+    const ids = [...range.keys()];
+    const rows: { object_id: string; seq: string; body_encoding: BodyEncoding; json: string }[] = await this.dataSource.query(
+      `WITH wanted AS (
+         SELECT w.object_id, w.max_seq,
+                (SELECT max(s.seq) FROM events s WHERE s.object_id = w.object_id AND s.seq <= w.min_seq AND s.body_encoding = 'full') AS from_seq
+         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS w(object_id, min_seq, max_seq)
+       )
+       SELECT e.object_id::text AS object_id, e.seq::text AS seq, e.body_encoding, convert_from(b.bytes, 'UTF8') AS json
+       FROM wanted w JOIN events e ON e.object_id = w.object_id AND e.seq BETWEEN w.from_seq AND w.max_seq
+       JOIN blobs b ON b.hash = e.body_hash
+       ORDER BY e.object_id, e.seq`,
+      [ids, ids.map((id) => String(range.get(id)!.min)), ids.map((id) => String(range.get(id)!.max))],
+    );
     const out = new Map<string, Body>();
-    for (const [objectId, list] of byObject) {
-      const seqs = list.map((e) => BigInt(e.seq));
-      const min = seqs.reduce((a, b) => (b < a ? b : a));
-      const max = seqs.reduce((a, b) => (b > a ? b : a));
-      const rows: { seq: string; body_encoding: BodyEncoding; json: string }[] = await this.dataSource.query(
-        `SELECT e.seq::text AS seq, e.body_encoding, convert_from(b.bytes, 'UTF8') AS json
-         FROM events e JOIN blobs b ON b.hash = e.body_hash
-         WHERE e.object_id = $1::bigint AND e.seq <= $3::bigint
-           AND e.seq >= (SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq <= $2::bigint AND s.body_encoding = 'full')
-         ORDER BY e.seq`,
-        [objectId, String(min), String(max)],
-      );
-      const decoded = decodeBodyChain(rows.map((r) => ({ encoding: r.body_encoding, json: r.json })));
-      rows.forEach((r, i) => out.set(r.seq, decoded[i]!));
+    for (let start = 0; start < rows.length; ) {
+      let end = start + 1;
+      while (end < rows.length && rows[end]!.object_id === rows[start]!.object_id) end++;
+      const chain = rows.slice(start, end);
+      const decoded = decodeBodyChain(chain.map((r) => ({ encoding: r.body_encoding, json: r.json })));
+      chain.forEach((r, i) => out.set(r.seq, decoded[i]!));
+      start = end;
     }
     for (const e of events) if (!out.has(e.seq)) throw new Error(`no body for event ${e.seq}`);
     return out;

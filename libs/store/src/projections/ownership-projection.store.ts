@@ -46,39 +46,47 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
   }
 }
 
+/**
+ * Rows travel as one JSON array of objects (one parameter, one `JSON.stringify`), unpacked by
+ * `json_to_recordset`, which parses each row once: the states are large documents, and Postgres
+ * array literals would escape every quote of every one of them.
+ */
+const rowsParam = (rows: readonly Record<string, unknown>[]): string => JSON.stringify(rows);
+
 async function writeStates(q: QueryRunner, generation: number, states: readonly ObjectOwnershipState[]): Promise<void> {
   if (states.length === 0) return;
-  const col = <T>(f: (s: ObjectOwnershipState) => T) => states.map(f);
   await q.query(
     `INSERT INTO ownership_states AS s (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
                                         first_seq, first_at, last_seq, last_at, state)
-     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                              $10::boolean[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::timestamptz[], $15::jsonb[])
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text,
+       kind text, namespace text, name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json)
      ON CONFLICT (generation, object_id) DO UPDATE SET
        cluster = EXCLUDED.cluster, uid = EXCLUDED.uid, api_group = EXCLUDED.api_group, api_version = EXCLUDED.api_version,
        kind = EXCLUDED.kind, namespace = EXCLUDED.namespace, name = EXCLUDED.name, deleted = EXCLUDED.deleted,
        first_seq = EXCLUDED.first_seq, first_at = EXCLUDED.first_at, last_seq = EXCLUDED.last_seq, last_at = EXCLUDED.last_at,
        state = EXCLUDED.state`,
     [
-      generation, col((s) => s.objectId), col((s) => s.cluster), col((s) => s.uid), col((s) => s.group), col((s) => s.version),
-      col((s) => s.kind), col((s) => s.namespace), col((s) => s.name), col((s) => s.deleted), col((s) => s.firstSeq),
-      col((s) => s.firstAt), col((s) => s.lastSeq), col((s) => s.lastAt), col((s) => JSON.stringify(s)),
+      generation,
+      rowsParam(states.map((s) => ({
+        object_id: s.objectId, cluster: s.cluster, uid: s.uid, api_group: s.group, api_version: s.version, kind: s.kind, namespace: s.namespace,
+        name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: s,
+      }))),
     ],
   );
   // The manager index follows the states: rebuilt for every object written.
   const ids = states.map((s) => s.objectId);
   await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [generation, ids]);
-  const rows: [string, string, string, string, string | null, number][] = [];
+  const rows: Record<string, unknown>[] = [];
   for (const s of states) {
     const counts = new Map<string, number>();
     for (const f of s.fields) for (const m of new Set(f.owners.map((o) => o.manager))) counts.set(m, (counts.get(m) ?? 0) + 1);
-    for (const [m, n] of counts) rows.push([m, s.objectId, s.cluster, s.kind, s.namespace, n]);
+    for (const [m, n] of counts) rows.push({ manager: m, object_id: s.objectId, cluster: s.cluster, kind: s.kind, namespace: s.namespace, field_count: n });
   }
   if (rows.length === 0) return;
   await q.query(
     `INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count)
-     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[])`,
-    [generation, ...[0, 1, 2, 3, 4, 5].map((i) => rows.map((r) => r[i]))],
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(manager text, object_id text, cluster text, kind text, namespace text, field_count integer)`,
+    [generation, rowsParam(rows)],
   );
 }
 
@@ -86,35 +94,30 @@ async function writeTransitions(q: QueryRunner, generation: number, transitions:
   if (transitions.length === 0) return;
   // Transitions of one event keep their order: ordinal within (object, seq).
   const ordinals = new Map<string, number>();
-  const ordinal = transitions.map((t) => {
+  const rows = transitions.map((t) => {
     const k = `${t.objectId}\u0000${t.seq}`;
     const n = ordinals.get(k) ?? 0;
     ordinals.set(k, n + 1);
-    return n;
+    return {
+      object_id: t.objectId, seq: t.seq, ordinal: n, at: t.at, type: t.type, path: t.path, fields_v1_path: t.fieldsV1Path,
+      manager: t.manager, operation: t.operation, subresource: t.subresource, transition: t,
+    };
   });
-  const col = <T>(f: (t: FieldTransition) => T) => transitions.map(f);
   await q.query(
     `INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)
-     SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::integer[], $5::timestamptz[], $6::text[], $7::text[], $8::text[],
-                              $9::text[], $10::text[], $11::text[], $12::jsonb[])
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, ordinal integer, at timestamptz, type text, path text,
+       fields_v1_path text, manager text, operation text, subresource text, transition json)
      ON CONFLICT (generation, object_id, seq, ordinal) DO NOTHING`,
-    [
-      generation, col((t) => t.objectId), col((t) => t.seq), ordinal, col((t) => t.at), col((t) => t.type), col((t) => t.path),
-      col((t) => t.fieldsV1Path), col((t) => t.manager), col((t) => t.operation), col((t) => t.subresource), col((t) => JSON.stringify(t)),
-    ],
+    [generation, rowsParam(rows)],
   );
 }
 
 async function writeVersions(q: QueryRunner, generation: number, versions: readonly OwnershipVersion[]): Promise<void> {
   if (versions.length === 0) return;
-  const col = <T>(f: (v: OwnershipVersion) => T) => versions.map(f);
   await q.query(
     `INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields, marks)
-     SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::boolean[], $5::boolean[], $6::json[], $7::json[])
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json, marks json)
      ON CONFLICT (generation, object_id, seq) DO NOTHING`,
-    [
-      generation, col((v) => v.objectId), col((v) => v.seq), col((v) => v.deleted), col((v) => v.foldRequired),
-      col((v) => JSON.stringify(v.fields)), col((v) => JSON.stringify(v.marks)),
-    ],
+    [generation, rowsParam(versions.map((v) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: v.fields, marks: v.marks })))],
   );
 }
