@@ -1,7 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Ownership versions, and the projection's documents as `json`.
+ * Ownership versions, and the projection's documents as `json` (states with encoded fields: the
+ * projections are rebuilt from the events).
  *
  * Ownership versions: an object's owned fields, marks and deleted flag from each event that changed
  * them. An `at=` read takes the version in force at that sequence and the body of the object's
@@ -12,6 +13,12 @@ export class CreateOwnershipVersions1795300000000 implements MigrationInterface 
   name = 'CreateOwnershipVersions1795300000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // States are stored with their fields encoded now, and versions exist only for what is folded
+    // from here on: drop the derived rows, so the projector folds every event again from the start.
+    await q.query(`DELETE FROM field_transitions`);
+    await q.query(`DELETE FROM manager_objects`);
+    await q.query(`DELETE FROM ownership_states`);
+    await q.query(`DELETE FROM projection_checkpoints WHERE projection LIKE 'ownership@%'`);
     // Documents that are written often, read whole and never queried inside: json keeps their text as
     // written (no conversion to jsonb's binary form on every write and back on every read).
     await q.query(`ALTER TABLE ownership_states ALTER COLUMN state TYPE json USING state::json`);

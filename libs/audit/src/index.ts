@@ -29,6 +29,15 @@ export {
 
 export { ownershipVersionOf, ownershipSnapshotOf, snapshotFromVersion, type OwnershipVersion, type OwnershipSnapshot } from './ownership-version.js';
 
+export {
+  encodeOwnedFields,
+  decodeOwnedFields,
+  encodeOwnershipState,
+  decodeOwnershipState,
+  type EncodedOwnedFields,
+  type EncodedOwnershipState,
+} from './owned-fields.codec.js';
+
 // Read models
 export {
   ownershipTree,

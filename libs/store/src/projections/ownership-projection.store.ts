@@ -1,5 +1,15 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import type { FieldTransition, ObjectOwnershipState, OwnershipProjectionStore, OwnershipVersion, ProjectedBatch } from '../../../audit/src/index.js';
+import {
+  decodeOwnershipState,
+  encodeOwnedFields,
+  encodeOwnershipState,
+  type EncodedOwnershipState,
+  type FieldTransition,
+  type ObjectOwnershipState,
+  type OwnershipProjectionStore,
+  type OwnershipVersion,
+  type ProjectedBatch,
+} from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
@@ -24,11 +34,11 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
 
   async load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>> {
     if (objectIds.length === 0 || this.replaceObjects) return new Map();
-    const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+    const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
       `SELECT state FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`,
       [this.generation, objectIds],
     );
-    return new Map(rows.map((r) => [r.state.objectId, r.state]));
+    return new Map(rows.map((r) => [r.state.objectId, decodeOwnershipState(r.state)]));
   }
 
   async save(batch: ProjectedBatch): Promise<void> {
@@ -69,7 +79,7 @@ async function writeStates(q: QueryRunner, generation: number, states: readonly 
       generation,
       rowsParam(states.map((s) => ({
         object_id: s.objectId, cluster: s.cluster, uid: s.uid, api_group: s.group, api_version: s.version, kind: s.kind, namespace: s.namespace,
-        name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: s,
+        name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: encodeOwnershipState(s),
       }))),
     ],
   );
@@ -118,6 +128,6 @@ async function writeVersions(q: QueryRunner, generation: number, versions: reado
     `INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields, marks)
      SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json, marks json)
      ON CONFLICT (generation, object_id, seq) DO NOTHING`,
-    [generation, rowsParam(versions.map((v) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: v.fields, marks: v.marks })))],
+    [generation, rowsParam(versions.map((v) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields), marks: v.marks })))],
   );
 }

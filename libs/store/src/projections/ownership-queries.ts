@@ -13,7 +13,11 @@ import {
   snapshotFromVersion,
   ownershipSnapshotOf,
   apiVersionOf,
+  decodeOwnedFields,
+  decodeOwnershipState,
   type AsOf,
+  type EncodedOwnedFields,
+  type EncodedOwnershipState,
   type FieldExplanationView,
   type FieldHistoryView,
   type FieldOwnersView,
@@ -49,7 +53,7 @@ interface ObjectRow {
 
 interface VersionRow {
   cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
-  projected_seq: string; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: OwnershipVersion['fields'] | null;
+  projected_seq: string; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: EncodedOwnedFields | null;
 }
 
 /** Summary of one manager across the cluster(s). */
@@ -102,12 +106,12 @@ export class OwnershipQueries {
   /** The object's state now (from the projection) or as of `at` (folded from its events). */
   async state(objectId: string, at?: AsOf): Promise<ObjectOwnershipState> {
     if (!at) {
-      const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+      const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
         `SELECT state FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`,
         [objectId],
       );
       if (!rows[0]) throw notFound(objectId);
-      return rows[0].state;
+      return decodeOwnershipState(rows[0].state);
     }
     const { state } = foldObjectOwnership(await this.events(objectId, at), this.schemaResolver);
     if (!state) throw notFound(objectId, at);
@@ -158,7 +162,7 @@ export class OwnershipQueries {
     const stored = await this.reader.objectEvent(objectId, r.seq!);
     if (!stored) return ownershipSnapshotOf(await this.state(objectId, at));
     const [latest] = await this.loader.load([stored]);
-    const version: OwnershipVersion = { objectId, seq: r.seq!, deleted: r.deleted!, fields: r.fields, marks: [], foldRequired: false };
+    const version: OwnershipVersion = { objectId, seq: r.seq!, deleted: r.deleted!, fields: decodeOwnedFields(r.fields), marks: [], foldRequired: false };
     return snapshotFromVersion(
       {
         objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: apiVersionOf(r.api_group, r.api_version),
@@ -241,22 +245,22 @@ export class OwnershipQueries {
 
   /** The latest live state of the object a manifest names (for `simulate/apply`), if tracked. */
   async liveObject(cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<ObjectOwnershipState | undefined> {
-    const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+    const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
       `SELECT state FROM ownership_states
        WHERE generation = ${ACTIVE} AND cluster = $1 AND api_group = $2 AND kind = $3 AND name = $4 AND NOT deleted
          AND (namespace IS NULL OR namespace = coalesce($5, 'default'))
        ORDER BY last_seq DESC LIMIT 1`,
       [cluster, group, kind, name, namespace],
     );
-    return rows[0]?.state;
+    return rows[0] && decodeOwnershipState(rows[0].state);
   }
 
   private async statesWhere(where: string, params: unknown[]): Promise<ObjectOwnershipState[]> {
-    const rows: { state: ObjectOwnershipState }[] = await this.dataSource.query(
+    const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
       `SELECT s.state FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where} ORDER BY s.object_id`,
       params,
     );
-    return rows.map((r) => r.state);
+    return rows.map((r) => decodeOwnershipState(r.state));
   }
 
   /** Every object's state as of `at`, folded from its events (costly: one fold per object seen by then). */

@@ -1,0 +1,67 @@
+import { parsePE, pathToHuman, type PathElement } from '../../ssa-engine/src/index.js';
+import type { FieldOwner } from './observed-event.types.js';
+import type { ObjectOwnershipState, OwnedField } from './object-ownership.projection.js';
+
+/**
+ * Owned fields as stored: each distinct owner once, each field as its FieldsV1 segments and the
+ * indexes of its owners. A Deployment's fields take about a tenth of their plain JSON (the human
+ * and dotted path forms are derived again on decoding, and a manager's `since` is usually shared by
+ * all its fields), and every projection batch rewrites the states it touches.
+ */
+export interface EncodedOwnedFields {
+  readonly owners: readonly FieldOwner[];
+  /** `[segments, owner index, …]` per field, in the state's order. */
+  readonly fields: readonly (readonly [readonly string[], ...number[]])[];
+}
+
+/** An ownership state with its fields encoded. */
+export type EncodedOwnershipState = Omit<ObjectOwnershipState, 'fields'> & { readonly fields: EncodedOwnedFields };
+
+function ownerKey(o: FieldOwner): string {
+  return JSON.stringify([o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation]);
+}
+
+export function encodeOwnedFields(fields: readonly OwnedField[]): EncodedOwnedFields {
+  const owners: FieldOwner[] = [];
+  const index = new Map<string, number>();
+  const out = fields.map((f): readonly [readonly string[], ...number[]] => {
+    const refs = f.owners.map((o) => {
+      const k = ownerKey(o);
+      let i = index.get(k);
+      if (i === undefined) {
+        i = owners.length;
+        owners.push(o);
+        index.set(k, i);
+      }
+      return i;
+    });
+    return [f.segments, ...refs];
+  });
+  return { owners, fields: out };
+}
+
+/** Human forms of segment paths already seen (the same paths recur in every state of a kind). */
+const humanForms = new Map<string, string>();
+const HUMAN_FORMS_MAX = 100_000;
+
+function humanForm(segments: readonly string[]): string {
+  const key = segments.join('\u0000'); // the dotted form is ambiguous: a segment may hold a dot
+  let human = humanForms.get(key);
+  if (human === undefined) {
+    human = pathToHuman(segments.map((s) => parsePE(s) as PathElement));
+    if (humanForms.size >= HUMAN_FORMS_MAX) humanForms.clear();
+    humanForms.set(key, human);
+  }
+  return human;
+}
+
+export function decodeOwnedFields(encoded: EncodedOwnedFields): OwnedField[] {
+  const owners = encoded.owners.map((o) => ({ ...o, since: { ...o.since } }));
+  return encoded.fields.map(([segments, ...refs]) => {
+    return { path: humanForm(segments), fieldsV1Path: segments.join('.'), segments, owners: refs.map((i) => owners[i]!) };
+  });
+}
+
+export const encodeOwnershipState = (s: ObjectOwnershipState): EncodedOwnershipState => ({ ...s, fields: encodeOwnedFields(s.fields) });
+
+export const decodeOwnershipState = (s: EncodedOwnershipState): ObjectOwnershipState => ({ ...s, fields: decodeOwnedFields(s.fields) });
