@@ -37,7 +37,7 @@ interface Explanation {
   causes: string[];
   releasedBy: (Owner & { seq: string | null }) | null;
   remainingOwners: Owner[];
-  remedies: { kind: string; command: string | null; commands: string[] }[];
+  remedies: { kind: string; summary: string; command: string | null; commands: string[] }[];
 }
 interface Finding {
   type: string;
@@ -177,47 +177,88 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLa
 
   // --- the incidents -----------------------------------------------------------------------------
 
+  const LABEL = '.metadata.labels.test-data';
+  const withLabel = (ns: string) => configMap(ns, { app: 'shop', 'test-data': 'true' });
+  const withoutLabel = (ns: string) => configMap(ns, { app: 'shop' });
+  const labels = async (ns: string) => (await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels'];
+
+  /** Incident 1's ghost label in namespace `ns`, and the API's explanation of it. */
+  async function ghostLabel(ns: string): Promise<{ id: string; x: Explanation }> {
+    await k.ok(['create', 'namespace', ns]);
+    expect(await k.ok(['apply', '-f', '-'], { input: withLabel(ns) })).toBe('configmap/app-config created\n');
+    // flux applies server-side over HTTP as controller-runtime does. Not `kubectl apply
+    // --server-side --field-manager=flux-controller`: kubectl would then fold the
+    // kubectl-client-side-apply entry into flux's (its csa→ssa migration), and no ghost is left.
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    await controllerApply(cms, 'app-config', 'flux-controller', withLabel(ns));
+    await controllerApply(cms, 'app-config', 'flux-controller', withoutLabel(ns));
+    expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
+
+    const { id } = await objectId('ConfigMap', ns, 'app-config');
+    const h = await historyOf(id, LABEL, 3);
+    expect(kinds(h.transitions)).toEqual(['acquired kubectl-client-side-apply', 'shared flux-controller', 'kept flux-controller']);
+
+    const x = await explain(id, LABEL);
+    expect(x.present).toBe(true);
+    expect(x.cause).toBe('co-owned-after-release');
+    expect(x.causes).toContain('client-side-apply-leftover');
+    expect(x.releasedBy).toMatchObject({ manager: 'flux-controller', operation: 'Apply', seq: h.transitions[2]!.seq });
+    expect(x.remainingOwners).toEqual([expect.objectContaining({ manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '' })]);
+    expect(x.remedies.map((r) => r.kind).slice(0, 3)).toEqual(['csa-migration', 'delete-field', 'remove-managed-fields-entry']);
+    return { id, x };
+  }
+
+  /** The explanation once the projection has caught up with a change (`until` holds). */
+  const explainUntil = (id: string, what: string, until: (e: Explanation) => boolean) =>
+    waitFor(`explain: ${what}`, async () => {
+      const e = await explain(id, LABEL);
+      return until(e) ? e : undefined;
+    }, 60_000, 250);
+
   // kubectl's own csa→ssa migration (1.26+) is what the csa-migration remedy relies on.
   itWithKubectl(26, "kubectl's client-side → server-side apply migration", LONG)(
     '1. ghost label: explain says co-owned-after-release, and its remedy run with kubectl really removes the label',
     async () => {
       const ns = 'incident-ghost';
-      await k.ok(['create', 'namespace', ns]);
-      const withLabel = configMap(ns, { app: 'shop', 'test-data': 'true' });
-      const withoutLabel = configMap(ns, { app: 'shop' });
-      expect(await k.ok(['apply', '-f', '-'], { input: withLabel })).toBe('configmap/app-config created\n');
-      // flux applies server-side over HTTP as controller-runtime does. Not `kubectl apply
-      // --server-side --field-manager=flux-controller`: kubectl would then fold the
-      // kubectl-client-side-apply entry into flux's (its csa→ssa migration), and no ghost is left.
-      const cms = `/api/v1/namespaces/${ns}/configmaps`;
-      await controllerApply(cms, 'app-config', 'flux-controller', withLabel);
-      await controllerApply(cms, 'app-config', 'flux-controller', withoutLabel);
-      expect((await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels']).toEqual({ app: 'shop', 'test-data': 'true' });
-
-      const { id } = await objectId('ConfigMap', ns, 'app-config');
-      const LABEL = '.metadata.labels.test-data';
-      const h = await historyOf(id, LABEL, 3);
-      expect(kinds(h.transitions)).toEqual(['acquired kubectl-client-side-apply', 'shared flux-controller', 'kept flux-controller']);
-
-      const x = await explain(id, LABEL);
-      expect(x.present).toBe(true);
-      expect(x.cause).toBe('co-owned-after-release');
-      expect(x.causes).toContain('client-side-apply-leftover');
-      expect(x.releasedBy).toMatchObject({ manager: 'flux-controller', operation: 'Apply', seq: h.transitions[2]!.seq });
-      expect(x.remainingOwners).toEqual([expect.objectContaining({ manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '' })]);
-
+      const { id, x } = await ghostLabel(ns);
       // The csa-migration remedy: its one placeholder is the manifest, here the desired state (no label) on stdin.
       const remedy = x.remedies.find((r) => r.kind === 'csa-migration');
-      expect(remedy?.command).toBe(`kubectl apply --server-side -n ${ns} -f <manifest>`);
-      const ran = await sh(remedy!.command!.replace('<manifest>', '-'), withoutLabel);
+      expect(remedy?.command).toBe(`kubectl apply --server-side -n ${ns} -f <manifest without ${LABEL}>`);
+      const ran = await sh(remedy!.command!.replace(`<manifest without ${LABEL}>`, '-'), withoutLabel(ns));
       expect(ran).toMatchObject({ code: 0, stderr: '' });
-      expect((await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels']).toEqual({ app: 'shop' });
-      const after = await waitFor('explain: the label is gone', async () => {
-        const e = await explain(id, LABEL);
-        return e.present ? undefined : e;
-      }, 60_000, 250);
+      expect(await labels(ns)).toEqual({ app: 'shop' });
+      const after = await explainUntil(id, 'the label is gone', (e) => !e.present);
       // kubectl folded the client-side entry into its own, then its apply without the label pruned it.
       expect(after).toMatchObject({ present: false, cause: 'pruned', releasedBy: { manager: 'kubectl', operation: 'Apply' }, remainingOwners: [] });
+    },
+  );
+
+  itWithKubectl(18, 'server-side apply', LONG)(
+    "1b. ghost label: the managedFields-entry patch does what its summary says (label kept, owned by nobody, flux's next apply keeps it); delete-field removes it",
+    async () => {
+      const ns = 'incident-ghost-patch';
+      const { id, x } = await ghostLabel(ns);
+      const patch = x.remedies.find((r) => r.kind === 'remove-managed-fields-entry')!;
+      expect(patch.summary).toContain(`${LABEL} stays in the object, owned by nobody; no apply prunes it`);
+      expect(await sh(patch.command!, '')).toMatchObject({ code: 0 });
+      // What kubectl shows: the label is still there and no entry owns it...
+      const cm = await k.getJson('configmap', 'app-config', '-n', ns);
+      expect(cm.metadata['labels']).toEqual({ app: 'shop', 'test-data': 'true' });
+      const entries = cm.metadata['managedFields'] as { manager: string; fieldsV1: { 'f:metadata'?: { 'f:labels'?: Record<string, unknown> } } }[];
+      expect(entries.map((e) => e.manager)).toEqual(['flux-controller']);
+      expect(entries.some((e) => e.fieldsV1['f:metadata']?.['f:labels']?.['f:test-data'] !== undefined)).toBe(false);
+      // ...and flux's next apply does not prune it: flux had released it already.
+      await controllerApply(`/api/v1/namespaces/${ns}/configmaps`, 'app-config', 'flux-controller', withoutLabel(ns));
+      expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
+      const orphan = await explainUntil(id, 'nobody owns the label', (e) => e.remainingOwners.length === 0);
+      expect(orphan).toMatchObject({ present: true, cause: 'orphan' });
+
+      // The remedy that deletes it.
+      const del = orphan.remedies.find((r) => r.kind === 'delete-field')!;
+      expect(del.command).toBe(`kubectl label configmap/app-config -n ${ns} test-data-`);
+      expect(await sh(del.command!, '')).toMatchObject({ code: 0 });
+      expect(await labels(ns)).toEqual({ app: 'shop' });
+      expect(await explainUntil(id, 'the label is gone', (e) => !e.present)).toMatchObject({ cause: 'removed', remainingOwners: [] });
     },
   );
 

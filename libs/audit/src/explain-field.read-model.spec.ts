@@ -18,7 +18,10 @@ describe('explainField', () => {
     expect(x.remainingOwners).toEqual([{ ...CSA, since: { seq: '10', at: '2024-01-01T00:00:01Z' }, via: 'self', index: 1 }]);
     const rm = x.remedies.find((r) => r.kind === 'remove-managed-fields-entry')!;
     expect(rm.command).toBe(`kubectl patch configmap/app-config -n default --type=json -p '${JSON.stringify(rm.patch)}'`);
-    expect(x.remedies[0]!.kind).toBe('csa-migration');
+    expect(x.remedies.map((r) => r.kind).slice(0, 3)).toEqual(['csa-migration', 'delete-field', 'remove-managed-fields-entry']);
+    // The summary says what the patch does: the label stays, owned by nobody, and flux (which released it) never prunes it.
+    expect(rm.summary).toMatch(/no value changes; \.metadata\.labels\.team stays in the object, owned by nobody; no apply prunes it/);
+    expect(x.remedies[1]).toMatchObject({ summary: expect.stringMatching(/^delete \.metadata\.labels\.team with a non-apply write/), command: 'kubectl label configmap/app-config -n default team-', patch: null });
     const two = x.remedies.find((r) => r.kind === 'force-then-drop')!;
     expect(two.command).toBe(two.commands.join('\n'));
     expect(two.commands).toHaveLength(2);

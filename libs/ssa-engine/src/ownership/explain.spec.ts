@@ -22,8 +22,21 @@ describe('explain: cause codes', () => {
     expect(e.releasedBy).toEqual({ manager: 'flux-controller', operation: 'Apply', apiVersion: 'v1', subresource: '' });
     expect(e.remainingOwners.map((o) => [o.manager, o.operation, o.time, o.index])).toEqual([[CSA, 'Update', T1, 1]]);
     const kinds = e.remedies.map((r) => r.kind);
-    expect(kinds[0]).toBe('csa-migration');
+    // What really deletes the label first; removing the entry (which deletes nothing) after.
+    expect(kinds.slice(0, 3)).toEqual(['csa-migration', 'delete-field', 'remove-managed-fields-entry']);
+    expect(e.remedies[0]!.commands).toEqual(['kubectl apply --server-side -n default -f <manifest without .metadata.labels.team>']);
+    const del = e.remedies[1]!;
+    expect(del.commands).toEqual(['kubectl label configmap/app-config -n default team-']);
+    expect(del.description).toBe(
+      "delete .metadata.labels.team with a non-apply write: it is removed from the object and from every owner's fields (owners now: kubectl-client-side-apply (Update))",
+    );
     const rm = e.remedies.find((r) => r.kind === 'remove-managed-fields-entry')!;
+    // flux already released the label: nobody owns it afterwards, and no apply prunes what its applier did not own.
+    expect(rm.description).toBe(
+      'remove the Update entry of kubectl-client-side-apply (managedFields[1]) with a non-apply write: kubectl-client-side-apply stops owning every field of that entry and no value changes; ' +
+        '.metadata.labels.team stays in the object, owned by nobody; no apply prunes it (an apply prunes only fields its applier owned before), so to delete it, delete it explicitly (delete-field)',
+    );
+    expect(rm.description).not.toMatch(/next apply can prune/);
     expect(rm.patch).toEqual([
       { op: 'test', path: '/metadata/managedFields/1/manager', value: CSA },
       { op: 'test', path: '/metadata/managedFields/1/operation', value: 'Update' },
@@ -32,9 +45,11 @@ describe('explain: cause codes', () => {
     ]);
     expect(rm.commands[0]).toBe(`kubectl patch configmap/app-config -n default --type=json -p '${JSON.stringify(rm.patch)}'`);
     expect(kinds).toEqual(expect.arrayContaining(['force-then-drop', 'force-apply', 'co-own-current-value', 'reset-managed-fields']));
-    expect(e.remedies.find((r) => r.kind === 'force-then-drop')!.commands[1]).toBe(
+    // Forcing the current value only shares it: the first step must change the value.
+    expect(e.remedies.find((r) => r.kind === 'force-then-drop')!.commands).toEqual([
+      'kubectl apply --server-side --force-conflicts --field-manager=flux-controller -n default -f <manifest with a new value of .metadata.labels.team>',
       'kubectl apply --server-side --field-manager=flux-controller -n default -f <manifest without .metadata.labels.team>',
-    );
+    ]);
   });
 
   it('removed (incident-b): the client-side apply deleted the label', () => {
@@ -50,9 +65,12 @@ describe('explain: cause codes', () => {
     const e = explain(cm({ a: '1' }, [['x', 'Apply', T1, { 'f:data': { 'f:a': {}, 'f:b': {} } }], u]), cm({ a: '1' }, [['x', 'Apply', T2, { 'f:data': { 'f:b': {} } }], u]), '.data.a');
     expect(e.cause).toBe('update-manager-never-releases');
     expect(e.releasedBy?.manager).toBe('x');
-    expect(e.remedies[0]!.kind).toBe('remove-managed-fields-entry');
-    expect(e.remedies[0]!.patch![3]).toEqual({ op: 'remove', path: '/metadata/managedFields/1' });
-    expect(e.remedies[0]!.warning).toMatch(/different identity/);
+    expect(e.remedies.map((r) => r.kind).slice(0, 2)).toEqual(['delete-field', 'remove-managed-fields-entry']);
+    expect(e.remedies[0]!.patch).toEqual([{ op: 'remove', path: '/data/a' }]);
+    expect(e.remedies[0]!.commands).toEqual([`kubectl patch configmap/app -n prod --type=json -p '[{"op":"remove","path":"/data/a"}]'`]);
+    expect(e.remedies[1]!.patch![3]).toEqual({ op: 'remove', path: '/metadata/managedFields/1' });
+    expect(e.remedies[1]!.warning).toMatch(/different identity/);
+    expect(e.remedies[1]!.description).toMatch(/\.data\.a stays in the object, owned by nobody; no apply prunes it/);
   });
 
   it('co-owned-after-release: remedy is to apply without it as the remaining Apply manager', () => {
@@ -81,7 +99,10 @@ describe('explain: cause codes', () => {
     const e = explain(undefined, cm({ a: '1', d: 'defaulted' }, [['x', 'Apply', T1, { 'f:data': { 'f:a': {} } }]]), '.data.d');
     expect(e.cause).toBe('orphan');
     expect(e.remainingOwners).toEqual([]);
-    expect(e.remedies.map((r) => r.kind)).toEqual(['force-then-drop']);
+    expect(e.remedies.map((r) => r.kind)).toEqual(['delete-field', 'force-then-drop']);
+    expect(e.remedies[0]!.warning).toMatch(/default or is added by admission/);
+    // Nobody owns it: applying the current value makes the applier its sole owner.
+    expect(e.remedies[1]!.commands[0]).toContain('-f <manifest with .data.d>');
   });
 
   it('pruned', () => {

@@ -8,6 +8,7 @@ import {
   applyWithoutField,
   coOwn,
   csaMigration,
+  deleteField,
   forceApply,
   forceThenDrop,
   remedyTarget,
@@ -154,7 +155,8 @@ export function explain(previous: Snapshot | readonly Snapshot[] | undefined, af
   const direct = o.owners;
 
   if (effective.length === 0) {
-    const remedies = [forceThenDrop(releasedBy?.manager ?? '<your-manager>', forms.path, target)];
+    const del = deleteField(p, forms.path, a.object, [], target);
+    const remedies = [...(del ? [del] : []), forceThenDrop(releasedBy?.manager ?? '<your-manager>', forms.path, target, false)];
     return result(
       'orphan',
       `${forms.path} is present but nobody owns it: set by defaulting or admission, re-defaulted after pruning, or pruning was skipped`,
@@ -167,7 +169,7 @@ export function explain(previous: Snapshot | readonly Snapshot[] | undefined, af
   }
 
   if (direct.length === 0 && effective.every((e) => e.via === 'atomic-ancestor')) {
-    const remedies = ownerRemedies(a, effective, ancestorPath(a, p), target, releasedBy);
+    const remedies = ownerRemedies(a, effective, ancestorPath(a, p), null, target, releasedBy);
     return result(
       'atomic-parent',
       `${forms.path} is inside an atomic parent owned as a whole by ${names(effective)}: it goes only when its owners apply the parent without it`,
@@ -177,13 +179,13 @@ export function explain(previous: Snapshot | readonly Snapshot[] | undefined, af
 
   if (!released) {
     return result('owned', `${forms.path} is owned by ${names(effective)}`, {
-      remedies: ownerRemedies(a, effective, forms.path, target, null),
+      remedies: ownerRemedies(a, effective, forms.path, p, target, null),
     });
   }
 
   const csa = effective.filter((e) => isCsa(a, e));
   const updates = effective.filter((e) => e.operation === 'Update');
-  const remedies = ownerRemedies(a, effective, forms.path, target, releasedBy);
+  const remedies = ownerRemedies(a, effective, forms.path, p, target, releasedBy);
   if (csa.length > 0) {
     return result(
       'client-side-apply-leftover',
@@ -225,8 +227,13 @@ function ancestorPath(s: DecodedSnapshot, p: Path): string {
   return pathForms(p).path;
 }
 
-/** Remedies for the owners keeping a path (07 §4 "Remediations"), most targeted first. */
-function ownerRemedies(s: DecodedSnapshot, owners: readonly Owner[], path: string, t: RemedyTarget, releasedBy: ManagerRef | null): Remedy[] {
+/**
+ * Remedies for the owners keeping a path (07 §4 "Remediations"), most targeted first. `p` is the
+ * path a deletion would address (`null` inside an atomic parent: deleting it rewrites the parent).
+ * When only Update owners keep it, no apply will ever prune it: deleting it comes right after the
+ * client-side apply migration, and removing an owner's entry (which deletes nothing) after that.
+ */
+function ownerRemedies(s: DecodedSnapshot, owners: readonly Owner[], path: string, p: Path | null, t: RemedyTarget, releasedBy: ManagerRef | null): Remedy[] {
   const out: Remedy[] = [];
   let hasCsa = false;
   let hasUpdate = false;
@@ -235,12 +242,14 @@ function ownerRemedies(s: DecodedSnapshot, owners: readonly Owner[], path: strin
     else {
       hasUpdate = true;
       if (isCsa(s, o)) hasCsa = true;
-      out.push(removeEntry(o, o.index, s.listLength, t));
+      out.push(removeEntry(o, o.index, s.listLength, t, path, owners.filter((x) => x !== o)));
     }
   }
-  if (hasCsa) out.unshift(csaMigration(t));
+  const del = p && owners.every((o) => o.operation === 'Update') ? deleteField(p, path, s.object, owners, t) : null;
+  if (del) out.unshift(del);
+  if (hasCsa) out.unshift(csaMigration(path, t));
   const desired = releasedBy && releasedBy.operation === 'Apply' && !owners.some((o) => sameRef(o, releasedBy)) ? releasedBy.manager : '<your-manager>';
-  out.push(forceThenDrop(desired, path, t));
+  out.push(forceThenDrop(desired, path, t, true));
   out.push(forceApply(desired, path, t));
   out.push(coOwn(desired, path, t));
   if (hasUpdate) out.push(resetManagedFields(t));

@@ -1,4 +1,7 @@
-import { getKey, isMap } from '../value/value.js';
+import type { Path } from '../fieldpath/field-set.js';
+import { FIELD, INDEX, KEY, VALUE } from '../fieldpath/path-element.js';
+import { valueEquals } from '../value/compare.js';
+import { getKey, isMap, type Value } from '../value/value.js';
 import type { ManagerRef } from './snapshot.js';
 
 /** The kinds of remediation 07 §4 lists. */
@@ -11,7 +14,9 @@ export type RemedyKind =
   | 'co-own-current-value'
   /** Force-apply the field, then apply without it (two steps) to delete it. */
   | 'force-then-drop'
-  /** Remove a stale Update entry with a guarded JSON patch (by its index in the current list). */
+  /** Delete the field with a non-apply write (`kubectl label|annotate … key-`, or a JSON patch): its owners lose it. */
+  | 'delete-field'
+  /** Remove a stale Update entry with a guarded JSON patch (by its index in the current list); the values stay. */
   | 'remove-managed-fields-entry'
   /** `kubectl apply --server-side` with the default manager `kubectl` folds client-side-apply entries in. */
   | 'csa-migration'
@@ -22,12 +27,13 @@ export type RemedyKind =
 export interface JsonPatchOp {
   readonly op: 'test' | 'remove';
   readonly path: string;
-  readonly value?: string;
+  readonly value?: string | number | boolean;
 }
 
 /** A concrete remediation: a description, and where possible the exact command or patch. */
 export interface Remedy {
   readonly kind: RemedyKind;
+  /** Exactly what running the commands does to the field (and what it does not). */
   readonly description: string;
   /** The manager the remedy acts as or on, if any. */
   readonly manager: ManagerRef | null;
@@ -86,9 +92,9 @@ export function applyWithoutField(m: ManagerRef, path: string, t: RemedyTarget):
 export function forceApply(manager: string, path: string, t: RemedyTarget): Remedy {
   return {
     kind: 'force-apply',
-    description: `apply ${path} with force as ${manager}: it takes ownership from the other owners`,
+    description: `apply ${path} with force as ${manager}, with a value other than its current one: ${manager} takes it from the other owners and becomes its sole owner (with the current value there is no conflict, and ${manager} only shares it)`,
     manager: null,
-    commands: [`kubectl apply --server-side --force-conflicts --field-manager=${shellQuote(manager)}${nsFlag(t)} -f <manifest with ${path}>`],
+    commands: [`kubectl apply --server-side --force-conflicts --field-manager=${shellQuote(manager)}${nsFlag(t)} -f <manifest with a new value of ${path}>`],
     patch: null,
     warning: null,
   };
@@ -106,15 +112,20 @@ export function coOwn(manager: string, path: string, t: RemedyTarget): Remedy {
   };
 }
 
-/** Delete `path` in two steps: take it with force, then stop applying it. */
-export function forceThenDrop(manager: string, path: string, t: RemedyTarget): Remedy {
+/**
+ * Delete `path` in two steps: take it with force, then stop applying it. `owned`: others own it now,
+ * so the first apply must change the value (an apply of the current value only shares it).
+ */
+export function forceThenDrop(manager: string, path: string, t: RemedyTarget, owned: boolean): Remedy {
   const m = shellQuote(manager);
   return {
     kind: 'force-then-drop',
-    description: `take ${path} with force as ${manager}, then apply without it: as sole owner ${manager}'s release prunes it`,
+    description: owned
+      ? `apply ${path} with force as ${manager} with a value other than its current one (the current value would only be shared), so ${manager} owns it alone; then apply without it: ${manager}'s release prunes it`
+      : `apply ${path} as ${manager} (nobody owns it, so ${manager} owns it alone), then apply without it: ${manager}'s release prunes it`,
     manager: null,
     commands: [
-      `kubectl apply --server-side --force-conflicts --field-manager=${m}${nsFlag(t)} -f <manifest with ${path}>`,
+      `kubectl apply --server-side --force-conflicts --field-manager=${m}${nsFlag(t)} -f <manifest with ${owned ? `a new value of ${path}` : path}>`,
       `kubectl apply --server-side --field-manager=${m}${nsFlag(t)} -f <manifest without ${path}>`,
     ],
     patch: null,
@@ -122,13 +133,105 @@ export function forceThenDrop(manager: string, path: string, t: RemedyTarget): R
   };
 }
 
+const LABELS_OR_ANNOTATIONS: Readonly<Record<string, string>> = { labels: 'label', annotations: 'annotate' };
+
+function pointerToken(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isScalar(v: Value | undefined): v is string | number | boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+/**
+ * A JSON patch deleting `p` from `object`: list items are addressed by their index in `object`,
+ * guarded by `test` ops on their scalar keys (or value). `null` when `p` is not in `object` or an
+ * item cannot be guarded.
+ */
+export function deletePatch(object: unknown, p: Path): JsonPatchOp[] | null {
+  if (p.length === 0) return null;
+  const tests: JsonPatchOp[] = [];
+  let v = object as Value | undefined;
+  let ptr = '';
+  for (const pe of p) {
+    if (pe.kind === FIELD) {
+      if (!isMap(v) || getKey(v, pe.name) === undefined) return null;
+      v = getKey(v, pe.name);
+      ptr += '/' + pointerToken(pe.name);
+      continue;
+    }
+    if (!Array.isArray(v)) return null;
+    const items = v as readonly Value[];
+    const i =
+      pe.kind === INDEX
+        ? pe.index
+        : pe.kind === VALUE
+          ? items.findIndex((x) => valueEquals(x, pe.value))
+          : items.findIndex((x) => isMap(x) && pe.pairs.every((kp) => getKey(x, kp.name) !== undefined && valueEquals(getKey(x, kp.name)!, kp.value)));
+    if (i < 0 || i >= items.length) return null;
+    ptr += '/' + i;
+    if (pe.kind === KEY) {
+      for (const kp of pe.pairs) {
+        if (!isScalar(kp.value)) return null;
+        tests.push({ op: 'test', path: `${ptr}/${pointerToken(kp.name)}`, value: kp.value });
+      }
+    } else if (pe.kind === VALUE) {
+      if (!isScalar(pe.value)) return null;
+      tests.push({ op: 'test', path: ptr, value: pe.value });
+    } else {
+      return null; // a bare index names no item for sure
+    }
+    v = items[i];
+  }
+  return [...tests, { op: 'remove', path: ptr }];
+}
+
+/**
+ * Deletes `p` (human form `path`) with a non-apply write: `kubectl label|annotate … key-` for a
+ * label or annotation, else a JSON patch (see {@link deletePatch}). The write strips the field from
+ * every owner's set (04 §2: an Update that deletes fields), so it stays gone unless someone writes it
+ * again. `null` when no command can address it.
+ */
+export function deleteField(p: Path, path: string, object: unknown, owners: readonly ManagerRef[], t: RemedyTarget): Remedy | null {
+  const [a, b, c] = p;
+  const verb = p.length === 3 && a?.kind === FIELD && a.name === 'metadata' && b?.kind === FIELD && c?.kind === FIELD ? LABELS_OR_ANNOTATIONS[b.name] : undefined;
+  const patch = verb ? null : deletePatch(object, p);
+  if (!verb && !patch) return null;
+  const who = owners.length > 0 ? owners.map((o) => `${o.manager} (${o.operation})`).join(', ') : 'nobody';
+  return {
+    kind: 'delete-field',
+    description: `delete ${path} with a non-apply write: it is removed from the object and from every owner's fields (owners now: ${who})`,
+    manager: null,
+    commands: [
+      verb
+        ? `kubectl ${verb} ${t.resource}${nsFlag(t)} ${shellQuote(`${(c as { name: string }).name}-`)}`
+        : `kubectl patch ${t.resource}${nsFlag(t)} --type=json -p ${shellQuote(JSON.stringify(patch))}`,
+    ],
+    patch,
+    warning:
+      owners.length > 0
+        ? `it comes back if ${who} writes it again (a controller that keeps setting it, or a client-side kubectl apply of a manifest that has it)`
+        : 'it comes back if it is a default or is added by admission',
+  };
+}
+
 /**
  * Removes the managedFields entry of `m` at `index` with a JSON patch guarded by `test` ops on the
  * identity members. Refuses (no patch, a warning) when it is the only entry: an empty list is a
- * reset and stops tracking.
+ * reset and stops tracking. The description says what becomes of `path`, given the `others` still
+ * owning it: removing an entry deletes no value, and an apply prunes only what its applier owned
+ * before (04 §3.4), so a field nobody owns afterwards stays until someone deletes it.
  */
-export function removeEntry(m: ManagerRef, index: number, listLength: number, t: RemedyTarget): Remedy {
-  const description = `remove the stale ${m.operation} entry of ${m.manager} (managedFields[${index}]) with a non-apply write, so the next apply can prune what only it kept alive`;
+export function removeEntry(m: ManagerRef, index: number, listLength: number, t: RemedyTarget, path: string, others: readonly ManagerRef[]): Remedy {
+  const who = others.map((o) => `${o.manager} (${o.operation})`).join(', ');
+  const appliers = others.filter((o) => o.operation === 'Apply');
+  const after =
+    others.length === 0
+      ? `${path} stays in the object, owned by nobody; no apply prunes it (an apply prunes only fields its applier owned before), so to delete it, delete it explicitly (delete-field)`
+      : appliers.length === others.length
+        ? `${path} stays, owned by ${who} only; it is pruned once ${appliers.length > 1 ? 'they all apply' : `${who} applies`} without it`
+        : `${path} stays, still owned by ${who}`;
+  const description = `remove the ${m.operation} entry of ${m.manager} (managedFields[${index}]) with a non-apply write: ${m.manager} stops owning every field of that entry and no value changes; ${after}`;
   if (listLength <= 1) {
     return {
       kind: 'remove-managed-fields-entry',
@@ -159,13 +262,13 @@ export function removeEntry(m: ManagerRef, index: number, listLength: number, t:
   };
 }
 
-/** kubectl's automatic CSA→SSA migration (05 §8). */
-export function csaMigration(t: RemedyTarget): Remedy {
+/** kubectl's automatic CSA→SSA migration (05 §8), with the desired manifest that omits `path`. */
+export function csaMigration(path: string, t: RemedyTarget): Remedy {
   return {
     kind: 'csa-migration',
-    description: 'apply server-side with the default manager kubectl: kubectl folds the kubectl-client-side-apply entry into its own Apply entry; later applies without the field prune it',
+    description: `apply server-side with the default manager kubectl: kubectl first moves the fields of the kubectl-client-side-apply entry into its own Apply entry, then applies the manifest, which prunes ${path} and every other moved field the manifest omits that nobody else owns`,
     manager: null,
-    commands: [`kubectl apply --server-side${nsFlag(t)} -f <manifest>`],
+    commands: [`kubectl apply --server-side${nsFlag(t)} -f <manifest without ${path}>`],
     patch: null,
     warning: null,
   };
@@ -175,7 +278,7 @@ export function csaMigration(t: RemedyTarget): Remedy {
 export function resetManagedFields(t: RemedyTarget): Remedy {
   return {
     kind: 'reset-managed-fields',
-    description: 'reset all ownership: the object becomes untracked until the next apply, which creates before-first-apply owning everything',
+    description: 'reset all ownership: every managedFields entry goes and no value changes; the object is untracked until the next apply, which creates before-first-apply owning everything',
     manager: null,
     commands: [`kubectl patch ${t.resource}${nsFlag(t)} --type=merge -p ${shellQuote('{"metadata":{"managedFields":[{}]}}')}`],
     patch: null,
