@@ -16,7 +16,6 @@ export class ObservedEventLoader {
     const [bodies, managedFields] = await Promise.all([this.bodies(events), this.managedFields(events)]);
     return events.map((e) => {
       const body = bodies.get(e.seq)!;
-      const metadata = { ...((body['metadata'] as Record<string, unknown> | undefined) ?? {}), resourceVersion: e.resourceVersion, managedFields: managedFields.get(e.seq)! };
       return {
         seq: e.seq,
         cluster: e.cluster,
@@ -31,7 +30,7 @@ export class ObservedEventLoader {
         observedAt: e.observedAt.toISOString(),
         watchType: e.eventType,
         source: e.source,
-        object: { ...body, metadata },
+        object: rebuildObject(body, e.resourceVersion, managedFields.get(e.seq)!),
       };
     });
   }
@@ -88,7 +87,7 @@ export class ObservedEventLoader {
         hashes.map((h, i) => {
           const text = entries.get(h);
           if (text === undefined) throw new Error(`missing blob ${h}`);
-          return inApiServerOrder(JSON.parse(text) as Record<string, unknown>, e.managedFieldsTimes[i] ?? null);
+          return managedFieldsEntry(JSON.parse(text) as Record<string, unknown>, e.managedFieldsTimes[i] ?? null);
         }),
       );
     }
@@ -107,8 +106,14 @@ export class ObservedEventLoader {
 
 const ENTRY_KEYS = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'];
 
-/** Entries are stored as canonical JSON without `time`; give them back in the apiserver's key order. */
-function inApiServerOrder(entry: Record<string, unknown>, time: string | null): Record<string, unknown> {
+/** The object of an event: its stored body with `resourceVersion` and `managedFields` put back. */
+export function rebuildObject(body: Body, resourceVersion: string, managedFields: readonly Record<string, unknown>[]): Record<string, unknown> {
+  const metadata = { ...((body['metadata'] as Record<string, unknown> | undefined) ?? {}), resourceVersion, managedFields };
+  return { ...body, metadata };
+}
+
+/** Entries are stored as canonical JSON without `time`; give them back with it, in the apiserver's key order. */
+export function managedFieldsEntry(entry: Record<string, unknown>, time: string | null): Record<string, unknown> {
   const all: Record<string, unknown> = time ? { ...entry, time } : { ...entry };
   const out: Record<string, unknown> = {};
   for (const k of ENTRY_KEYS) if (k in all) out[k] = all[k];

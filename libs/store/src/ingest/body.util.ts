@@ -24,15 +24,20 @@ export function encodeBody(previous: Body | null, next: Body, full: boolean): { 
 
 /** Rebuilds a body from its last full snapshot and the patches after it (oldest first). */
 export function decodeBody(parts: readonly { encoding: BodyEncoding; json: string }[]): Body {
+  return decodeParsedBody(parts.map((p) => ({ encoding: p.encoding, doc: JSON.parse(p.json) as unknown })));
+}
+
+/** `decodeBody` of parts already parsed (as Postgres returns a `json` column); the parts are used up. */
+export function decodeParsedBody(parts: readonly { encoding: BodyEncoding; doc: unknown }[]): Body {
   const [first, ...rest] = parts;
   if (!first || first.encoding !== 'full') throw new Error('a body chain must start with a full snapshot');
-  let body = JSON.parse(first.json) as Body;
+  let body = first.doc as Body;
   for (const p of rest) {
     if (p.encoding === 'full') {
-      body = JSON.parse(p.json) as Body;
+      body = p.doc as Body;
       continue;
     }
-    const errors = applyPatch(body, JSON.parse(p.json) as Operation[]).filter((e) => e !== null);
+    const errors = applyPatch(body, p.doc as Operation[]).filter((e) => e !== null);
     if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
   }
   return body;

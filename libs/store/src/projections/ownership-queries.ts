@@ -37,7 +37,8 @@ import {
   type SchemaResolver,
 } from '../../../audit/src/index.js';
 import { EventReader } from '../events/event-reader.js';
-import { ObservedEventLoader } from '../events/observed-event.loader.js';
+import { managedFieldsEntry, ObservedEventLoader, rebuildObject } from '../events/observed-event.loader.js';
+import { decodeParsedBody, type BodyEncoding } from '../ingest/body.util.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 
@@ -54,6 +55,10 @@ interface ObjectRow {
 interface VersionRow {
   cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
   projected_seq: string; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: EncodedOwnedFields | null;
+  resource_version: string | null; observed_at: Date | null; managed_fields_times: (string | null)[] | null;
+  /** The body chain up to the event: `[encoding, full body or patch]`, oldest first. */
+  body: [BodyEncoding, unknown][] | null;
+  managed_fields: Record<string, unknown>[] | null;
 }
 
 /** Summary of one manager across the cluster(s). */
@@ -129,18 +134,21 @@ export class OwnershipQueries {
 
   /**
    * The object as an owner read sees it: now (the projection) or as of `at` from the ownership
-   * version in force then and the body of the object's latest event up to it (five indexed reads,
-   * whatever the length of its history). Folds the events instead where versions cannot answer
-   * exactly: `at` past what is projected, an unreadable latest event, a time whose events are not a
-   * prefix of the object's history, or a generation built before versions existed.
+   * version in force then and the object's latest event up to it, its body rebuilt from its patch
+   * chain and its managedFields from their blobs — one query, whatever the length of its history.
+   * Folds the events instead where versions cannot answer exactly: `at` past what is projected, an
+   * unreadable latest event, a time whose events are not a prefix of the object's history, or a
+   * generation built before versions existed.
    */
   async snapshot(objectId: string, at?: AsOf): Promise<OwnershipSnapshot> {
     if (!at) return ownershipSnapshotOf(await this.state(objectId));
     if (!/^\d{1,19}$/.test(objectId)) throw notFound(objectId);
     const target = at.kind === 'seq' ? `e.seq <= $2::bigint` : `date_trunc('milliseconds', e.observed_at) <= $3::timestamptz`;
+    const usable = `v.fields IS NOT NULL AND NOT v.fold_required AND NOT v.deleted AND t.seq <= s.last_seq`;
     const rows: VersionRow[] = await this.dataSource.query(
       `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq,
-              t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields
+              t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields,
+              ev.resource_version, ev.observed_at, ev.managed_fields_times, body.parts AS body, mf.entries AS managed_fields
        FROM ownership_states s
        CROSS JOIN LATERAL (
          SELECT max(e.seq) FILTER (WHERE ${target}) AS seq,
@@ -153,23 +161,44 @@ export class OwnershipQueries {
          WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq <= t.seq
          ORDER BY v.seq DESC LIMIT 1
        ) v ON true
+       LEFT JOIN LATERAL (
+         SELECT e.resource_version, e.observed_at, e.managed_fields_times, e.managed_fields_hash FROM events e
+         WHERE e.object_id = $1::bigint AND e.seq = t.seq
+       ) ev ON true
+       LEFT JOIN LATERAL (
+         SELECT json_agg(json_build_array(e.body_encoding, convert_from(b.bytes, 'UTF8')::json) ORDER BY e.seq) AS parts
+         FROM events e JOIN blobs b ON b.hash = e.body_hash
+         WHERE e.object_id = $1::bigint AND e.seq <= t.seq
+           AND e.seq >= (SELECT max(f.seq) FROM events f WHERE f.object_id = $1::bigint AND f.seq <= t.seq AND f.body_encoding = 'full')
+       ) body ON ${usable}
+       LEFT JOIN LATERAL (
+         SELECT coalesce(json_agg(convert_from(entry.bytes, 'UTF8')::json ORDER BY l.ord), '[]') AS entries
+         FROM blobs list
+         CROSS JOIN LATERAL json_array_elements_text(convert_from(list.bytes, 'UTF8')::json) WITH ORDINALITY AS l(hash, ord)
+         JOIN blobs entry ON entry.hash = decode(l.hash, 'hex')
+         WHERE list.hash = ev.managed_fields_hash
+       ) mf ON ${usable}
        WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
       [objectId, ...atParams(at.kind === 'time' ? { ...at, time: new Date(at.ms).toISOString() } : at)],
     );
     const r = rows[0];
     if (r && r.seq === null) throw notFound(objectId, at);
     if (!r || !r.prefix || r.fields === null || r.fold_required || BigInt(r.seq!) > BigInt(r.projected_seq)) return ownershipSnapshotOf(await this.state(objectId, at));
-    const stored = await this.reader.objectEvent(objectId, r.seq!);
-    if (!stored) return ownershipSnapshotOf(await this.state(objectId, at));
-    const [latest] = await this.loader.load([stored]);
     const version: OwnershipVersion = { objectId, seq: r.seq!, deleted: r.deleted!, fields: decodeOwnedFields(r.fields), marks: [], foldRequired: false };
+    const object = r.deleted
+      ? null
+      : rebuildObject(
+          decodeParsedBody(r.body!.map(([encoding, doc]) => ({ encoding, doc }))),
+          r.resource_version!,
+          r.managed_fields!.map((entry, i) => managedFieldsEntry(entry, r.managed_fields_times![i] ?? null)),
+        );
     return snapshotFromVersion(
       {
         objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: apiVersionOf(r.api_group, r.api_version),
         kind: r.kind, namespace: r.namespace, name: r.name,
       },
       version,
-      { seq: latest!.seq as string, at: latest!.observedAt, object: latest!.object },
+      { seq: r.seq!, at: r.observed_at!.toISOString(), object },
     );
   }
 
