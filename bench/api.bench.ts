@@ -1,91 +1,147 @@
-/**
- * `npm run bench:api`: events of many Deployments appended and projected, then p50/p99 latency of
- * the `fields` (at a given sequence), `history`, `explain` and `objects` queries under concurrent
- * HTTP clients. Sizes from the environment (BENCH_OBJECTS, BENCH_EVENTS_PER_OBJECT, BENCH_CLIENTS,
- * BENCH_REQUESTS); the issue's target size is 200,000 objects × 50 events.
- * Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL); uses a throw-away database.
- */
-import { createServer } from 'node:net';
+// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--seconds-per-query 0]
+//
+// The ingest bench's synthetic stream (Deployments, ~2 KiB of managedFields, 70 % value changes
+// per round) is appended to a throw-away database with the real EventAppender (the queue is left
+// out: bench:ingest measures it), folded by the real projector, then the built API role
+// (`node dist/apps/main.js api`, one process) answers `--requests` requests of each query from
+// `--clients` concurrent HTTP clients in this process. Objects are picked at random over all of
+// them. Prints the set-up rates, p50/p90/p99/max latency and throughput per query, and the API's
+// CPU time and peak RSS. BENCH_QUERIES=fields,explain runs only those queries. Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL,
+// TEST_REDIS_URL), like the tests.
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../libs/config/src/index.js';
 import { createDataSource, EventAppender, OwnershipProjector } from '../libs/store/src/index.js';
-import { createTestContext, deploymentObservation } from '../libs/testing/src/index.js';
-import { startApplication } from '../apps/bootstrap.js';
+import { createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
+import { cpuSeconds, deploymentStream, heapMiB, machine, peakRssMiB } from './bench-support.js';
 
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const OBJECTS = num('BENCH_OBJECTS', 2000);
-const EVENTS = num('BENCH_EVENTS_PER_OBJECT', 5);
-const CLIENTS = num('BENCH_CLIENTS', 50);
-const REQUESTS = num('BENCH_REQUESTS', 2000);
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const { values: args } = parseArgs({
+  options: {
+    objects: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '9' },
+    clients: { type: 'string', default: '50' },
+    requests: { type: 'string', default: '5000' },
+  },
+});
+const OBJECTS = Number(args.objects);
+const ROUNDS = Number(args.rounds);
+const CLIENTS = Number(args.clients);
+const REQUESTS = Number(args.requests);
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
+/** Round r is observed at 10:00 + r minutes: `at=` times fall between rounds. */
+const roundTime = (round: number) => new Date(Date.UTC(2026, 10, 21, 10, round, 30)).toISOString();
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 async function main(): Promise<void> {
+  log(`${machine()}; objects=${OBJECTS} rounds=${ROUNDS} clients=${CLIENTS} requests=${REQUESTS}`);
   const ctx = await createTestContext('bench_api');
   const ds = await createDataSource(ctx.database.url, 4).initialize();
   try {
     const appender = new EventAppender(ds, loadConfig({}).capture);
-    let t = Date.now();
-    for (let v = 1; v <= EVENTS; v++) {
-      for (let i = 0; i < OBJECTS; i += 500) {
-        const batch = [];
-        for (let k = i; k < Math.min(OBJECTS, i + 500); k++) {
-          const time = new Date(Date.UTC(2026, 10, 21, 10, v)).toISOString().replace('.000Z', 'Z');
-          batch.push(deploymentObservation({ uid: `bench-${k}`, resourceVersion: String(v), replicas: v, image: `registry.example.com/web:1.${v}`, time, observedAt: time }));
-        }
-        await appender.append(batch);
+    let t = performance.now();
+    let observations = 0;
+    let lastLog = t;
+    for (const chunk of deploymentStream({ objects: OBJECTS, rounds: ROUNDS, chunk: 500, observedAt: roundTime })) {
+      await appender.append(chunk);
+      observations += chunk.length;
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        log(`appended ${observations} of ${OBJECTS * (ROUNDS + 1)} observations`);
       }
     }
-    const appendS = (Date.now() - t) / 1000;
-    t = Date.now();
-    // Readers stop before the oldest open transaction of the whole server: wait out other databases' transactions.
-    const projected = await new OwnershipProjector(ds).catchUp({ waitForHeldBackMs: 120_000 });
-    const projectS = (Date.now() - t) / 1000;
-    console.log(`${OBJECTS} objects × ${EVENTS} events: appended in ${appendS.toFixed(1)} s, projected ${projected.events} events in ${projectS.toFixed(1)} s (${Math.round(projected.events / projectS)} events/s)`);
+    const events = Number((await ds.query(`SELECT count(*) AS n FROM events`))[0].n);
+    const appendS = (performance.now() - t) / 1000;
+    log(`appended ${observations} observations → ${events} events in ${appendS.toFixed(1)} s (${Math.round(observations / appendS)} observations/s)`);
 
-    const app = await startApplication(ctx.config({ PORT: String(await freePort()), LOG_LEVEL: 'silent' }), { roles: ['api'], migrate: false });
-    const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states`)).map((r: { object_id: string }) => r.object_id);
-    const midSeq = String(Math.floor(Number((await ds.query(`SELECT max(seq) AS s FROM events`))[0].s) / 2));
-    const image = encodeURIComponent('.spec.template.spec.containers[name="app"].image');
-    const kinds: Record<string, (id: string) => string> = {
-      fields: (id) => `/v1/objects/${id}/fields?path=.spec.replicas`,
-      'fields at=': (id) => `/v1/objects/${id}/fields?path=.spec.replicas&at=${midSeq}`,
-      history: (id) => `/v1/objects/${id}/fields/history?path=${image}`,
-      explain: (id) => `/v1/objects/${id}/explain?path=${image}`,
-      objects: () => `/v1/objects?kind=Deployment&limit=100`,
-    };
-    console.log(`| query | requests | clients | p50 ms | p99 ms | req/s |`);
-    console.log(`| --- | ---: | ---: | ---: | ---: | ---: |`);
-    for (const [name, url] of Object.entries(kinds)) {
-      const latencies: number[] = [];
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: CLIENTS }, async () => {
-          while (next < REQUESTS) {
-            const i = next++;
-            const s = performance.now();
-            const res = await fetch(app.url + url(ids[i % ids.length]!));
-            await res.arrayBuffer();
-            if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
-            latencies.push(performance.now() - s);
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      latencies.sort((a, b) => a - b);
-      console.log(`| ${name} | ${REQUESTS} | ${CLIENTS} | ${pct(latencies, 0.5).toFixed(1)} | ${pct(latencies, 0.99).toFixed(1)} | ${Math.round(REQUESTS / seconds)} |`);
+    t = performance.now();
+    lastLog = t;
+    // Readers stop before the oldest open transaction of the whole server: other databases' transactions are waited out.
+    const projected = await new OwnershipProjector(ds).catchUp({
+      waitForHeldBackMs: 120_000,
+      onPage: (r) => {
+        if (performance.now() - lastLog < 5000) return;
+        lastLog = performance.now();
+        log(`projected ${r.events} of ${events} events (${Math.round(r.events / ((performance.now() - t) / 1000))} events/s)`);
+      },
+    });
+    const projectS = (performance.now() - t) / 1000;
+    const [sizes] = await ds.query(
+      `SELECT pg_total_relation_size('ownership_states') AS states, pg_total_relation_size('ownership_versions') AS versions,
+              pg_total_relation_size('field_transitions') AS transitions, (SELECT count(*) FROM ownership_versions) AS version_rows`,
+    );
+    const mib = (b: string) => (Number(b) / 2 ** 20).toFixed(0);
+    log(
+      `projected ${projected.events} events in ${projectS.toFixed(1)} s (${Math.round(projected.events / projectS)} events/s); ` +
+        `states ${mib(sizes.states)} MiB, versions ${mib(sizes.versions)} MiB (${sizes.version_rows} rows), transitions ${mib(sizes.transitions)} MiB`,
+    );
+
+    const port = await freePort();
+    const { NODE_OPTIONS: _n, ...inherited } = process.env;
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the api process there (read it in Chrome DevTools).
+    const prof = process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROF']] : [];
+    const api = spawn(process.execPath, [...prof, 'dist/apps/main.js', 'api'], {
+      cwd: ROOT,
+      env: { ...inherited, ...ctx.env({ PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production' }) },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor('the api', async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 60_000, 200);
+      const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states ORDER BY object_id`)).map((r: { object_id: string }) => r.object_id);
+      const seqs: { min: string; max: string }[] = await ds.query(`SELECT min(seq)::text AS min, max(seq)::text AS max FROM events`);
+      const [minSeq, maxSeq] = [Number(seqs[0]!.min), Number(seqs[0]!.max)];
+      let seed = 42;
+      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const anyId = () => ids[Math.floor(random() * ids.length)]!;
+      // A sequence number after every object's first event, and a time between two rounds.
+      const laterSeq = () => String(Math.floor(minSeq + OBJECTS + random() * (maxSeq - minSeq - OBJECTS)));
+      const laterTime = () => new Date(Date.UTC(2026, 10, 21, 10, 1 + Math.floor(random() * ROUNDS), 45)).toISOString();
+      const image = encodeURIComponent('.spec.template.spec.containers[name="app"].image');
+      const queries: Record<string, () => string> = {
+        fields: () => `/v1/objects/${anyId()}/fields?path=.spec.replicas`,
+        'fields at=seq': () => `/v1/objects/${anyId()}/fields?path=.spec.replicas&at=${laterSeq()}`,
+        'fields at=time': () => `/v1/objects/${anyId()}/fields?path=${image}&at=${laterTime()}`,
+        history: () => `/v1/objects/${anyId()}/fields/history?path=${image}`,
+        explain: () => `/v1/objects/${anyId()}/explain?path=${image}`,
+        objects: () => `/v1/objects?namespace=ns-${Math.floor(random() * 50)}&limit=100`,
+      };
+      const only = process.env['BENCH_QUERIES']?.split(',');
+      for (const name of Object.keys(queries)) if (only && !only.includes(name)) delete queries[name];
+      const cpuAtStart = cpuSeconds(api.pid!);
+      console.log(`${OBJECTS} objects, ${events} events (${ROUNDS + 1} observations per object); ${machine()}`);
+      console.log(`| query | requests | clients | p50 ms | p90 ms | p99 ms | max ms | req/s |`);
+      console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+      for (const [name, next] of Object.entries(queries)) {
+        const latencies: number[] = [];
+        let sent = 0;
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: CLIENTS }, async () => {
+            while (sent < REQUESTS) {
+              sent++;
+              const path = next();
+              const s = performance.now();
+              const res = await fetch(url + path);
+              await res.arrayBuffer();
+              if (res.status !== 200) throw new Error(`${name}: ${path} answered ${res.status}`);
+              latencies.push(performance.now() - s);
+            }
+          }),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        latencies.sort((a, b) => a - b);
+        const f = (p: number) => pct(latencies, p).toFixed(1);
+        console.log(`| ${name} | ${REQUESTS} | ${CLIENTS} | ${f(0.5)} | ${f(0.9)} | ${f(0.99)} | ${latencies[latencies.length - 1]!.toFixed(1)} | ${Math.round(REQUESTS / seconds)} |`);
+      }
+      console.log(`api process: ${(cpuSeconds(api.pid!) - cpuAtStart).toFixed(1)} CPU s for ${Object.keys(queries).length * REQUESTS} requests, peak RSS ${peakRssMiB(api.pid!)} MiB; bench process ${heapMiB()}`);
+    } finally {
+      api.kill('SIGTERM');
+      await new Promise((r) => api.once('exit', r));
     }
-    await app.close();
   } finally {
     await ds.destroy();
     await ctx.dispose();

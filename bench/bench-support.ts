@@ -2,6 +2,8 @@
 import { cpus, totalmem } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Observation } from '../libs/common/src/index.js';
+import { deploymentObservation } from '../libs/testing/src/observation.factory.js';
 
 export interface Stats {
   readonly name: string;
@@ -71,4 +73,62 @@ export function loadCases(dir = resolve('../shared/conformance/cases')): { file:
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => ({ file: f, data: JSON.parse(readFileSync(join(dir, f), 'utf8')) }));
+}
+
+/** Deterministic 30 % of the observations after the first round are time-only changes. */
+const timeOnly = (i: number, round: number) => round > 0 && ((i * 2654435761 + round * 40503) >>> 0) % 100 < 30;
+
+export interface DeploymentStreamOptions {
+  readonly objects: number;
+  /** Rounds of changes after the first observation of every object. */
+  readonly rounds: number;
+  /** Observations per yielded chunk. */
+  readonly chunk: number;
+  /** The observation time of a round's observations. */
+  readonly observedAt: (round: number) => string;
+}
+
+/**
+ * The benchmarks' synthetic watch stream: Deployments with ~2 KiB of managedFields (3 managers),
+ * every object once per round in object order; after the first round, 70 % of observations change
+ * replicas and image and 30 % change only managedFields times.
+ */
+export function* deploymentStream(o: DeploymentStreamOptions): Generator<Observation[]> {
+  const state = new Int32Array(o.objects); // changes per object
+  for (let round = 0; round <= o.rounds; round++) {
+    for (let start = 0; start < o.objects; start += o.chunk) {
+      const out: Observation[] = [];
+      const observedAt = o.observedAt(round);
+      for (let i = start; i < Math.min(o.objects, start + o.chunk); i++) {
+        if (round > 0 && !timeOnly(i, round)) state[i]! += 1;
+        out.push(deploymentObservation({
+          cluster: 'bench', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `web-${i}`, namespace: `ns-${i % 50}`,
+          resourceVersion: String(round * o.objects + i + 1), type: round === 0 ? 'ADDED' : 'MODIFIED',
+          replicas: 1 + (state[i]! % 10), image: `registry.example.com/web:1.${state[i]}`,
+          time: new Date(Date.UTC(2026, 10, 21, 10, round)).toISOString(), observedAt,
+        }));
+      }
+      yield out;
+    }
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The peak resident memory of a process, from /proc. */
+export function peakRssMiB(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  } catch {
+    return NaN;
+  }
 }

@@ -7,16 +7,16 @@
 // BullMQ on the local Redis → worker processes (apps/main.ts worker) → Postgres. Then the stored
 // event rows are written again with a plain COPY into a table with the same indexes, for the ratio.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { createLogger, type Observation } from '../libs/common/src/index.js';
+import { createLogger } from '../libs/common/src/index.js';
 import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
-import { createTestContext, deploymentObservation } from '../libs/testing/src/index.js';
+import { createTestContext } from '../libs/testing/src/index.js';
+import { cpuSeconds, deploymentStream, peakRssMiB } from './bench-support.js';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const { values: args } = parseArgs({
@@ -35,48 +35,7 @@ const workers = Number(args.workers);
 const total = objects * (1 + rounds);
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** Deterministic 30 % of the observations after the first round are time-only changes. */
-const timeOnly = (i: number, round: number) => round > 0 && ((i * 2654435761 + round * 40503) >>> 0) % 100 < 30;
-
-function* stream(): Generator<Observation[]> {
-  const state = new Int32Array(objects); // replicas per object
-  const chunk = Number(args.chunk);
-  for (let round = 0; round <= rounds; round++) {
-    for (let start = 0; start < objects; start += chunk) {
-      const out: Observation[] = [];
-      const now = new Date().toISOString();
-      for (let i = start; i < Math.min(objects, start + chunk); i++) {
-        if (round > 0 && !timeOnly(i, round)) state[i]! += 1;
-        out.push(deploymentObservation({
-          cluster: 'bench', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `web-${i}`, namespace: `ns-${i % 50}`,
-          resourceVersion: String(round * objects + i + 1), type: round === 0 ? 'ADDED' : 'MODIFIED',
-          replicas: 1 + (state[i]! % 10), image: `registry.example.com/web:1.${state[i]}`,
-          time: new Date(Date.UTC(2026, 10, 21, 10, round)).toISOString(), observedAt: now,
-        }));
-      }
-      yield out;
-    }
-  }
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
-const cpuSeconds = (pid: number) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-};
-
-const peakRssMiB = (pid: number) => {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : NaN;
-  } catch {
-    return NaN;
-  }
-};
+const stream = () => deploymentStream({ objects, rounds, chunk: Number(args.chunk), observedAt: () => new Date().toISOString() });
 
 async function main() {
   log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch} chunk=${args.chunk}`);

@@ -39,6 +39,7 @@ import {
 import { EventReader } from '../events/event-reader.js';
 import { managedFieldsEntry, ObservedEventLoader, rebuildObject } from '../events/observed-event.loader.js';
 import { decodeParsedBody, type BodyEncoding } from '../ingest/body.util.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 
@@ -145,7 +146,9 @@ export class OwnershipQueries {
     if (!/^\d{1,19}$/.test(objectId)) throw notFound(objectId);
     const target = at.kind === 'seq' ? `e.seq <= $2::bigint` : `date_trunc('milliseconds', e.observed_at) <= $3::timestamptz`;
     const usable = `v.fields IS NOT NULL AND NOT v.fold_required AND NOT v.deleted AND t.seq <= s.last_seq`;
-    const rows: VersionRow[] = await this.dataSource.query(
+    const rows = await preparedQuery<VersionRow>(
+      this.dataSource,
+      `ownership-snapshot-at-${at.kind}`,
       `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq,
               t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields,
               ev.resource_version, ev.observed_at, ev.managed_fields_times, body.parts AS body, mf.entries AS managed_fields
