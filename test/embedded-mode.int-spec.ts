@@ -60,5 +60,17 @@ describe('embedded mode (PGlite + in-process jobs)', () => {
     await start(); // same data directory: migrations are a no-op, the events are still there
     const again = (await get('/v1/events?limit=10')).body as { items: unknown[] };
     expect(again.items).toHaveLength(3);
+
+    // A replay through the in-process queue, followed with GET /v1/replays/{jobId}.
+    const requested = await fetch(`${app!.url}/v1/replays`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: { kind: 'all' } }) });
+    expect(requested.status).toBe(202);
+    const { jobId } = (await requested.json()) as { jobId: string };
+    const done = await waitFor('the replay completed', async () => {
+      const r = await get(`/v1/replays/${jobId}`);
+      expect(r.status).toBe(200);
+      return (r.body as { state: string }).state === 'completed' ? r.body : null;
+    });
+    expect(done).toMatchObject({ jobId, scope: { kind: 'all' }, progress: { events: 3, percent: 100 }, result: { events: 3, objects: 2 }, failedReason: null });
+    expect((await get('/v1/replays/replay-00000000000000000000000000000000')).status).toBe(404);
   });
 });

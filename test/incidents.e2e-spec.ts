@@ -39,6 +39,15 @@ interface Explanation {
   remainingOwners: Owner[];
   remedies: { kind: string; summary: string; command: string | null; commands: string[] }[];
 }
+interface ReplayStatus {
+  jobId: string;
+  scope: { kind: string };
+  requestedAt: string;
+  state: 'waiting' | 'active' | 'completed' | 'failed';
+  progress: { events: number; objects: number; percent: number } | null;
+  result: { events: number; objects: number; seconds: number } | null;
+  failedReason: string | null;
+}
 interface Finding {
   type: string;
   objectId: string;
@@ -395,12 +404,14 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLa
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ scope: { kind: 'all' } }),
     });
-    const done = await waitFor('the replay done (worker log)', async () => {
-      const line = stdout.split('\n').find((l) => l.includes('"msg":"replay done"') && l.includes(`"jobId":"${jobId}"`));
-      return line ? (JSON.parse(line) as { events: number; percent: number }) : undefined;
+    const done = await waitFor('the replay completed (GET /v1/replays/{jobId})', async () => {
+      const s = await api<ReplayStatus>(`/v1/replays/${jobId}`);
+      if (s.state === 'failed') throw new Error(`replay failed: ${s.failedReason}`);
+      return s.state === 'completed' ? s : undefined;
     }, 120_000, 250);
-    expect(done.events).toBeGreaterThan(0);
-    expect(done.percent).toBe(100);
+    expect(done).toMatchObject({ jobId, scope: { kind: 'all' }, failedReason: null, progress: { percent: 100 } });
+    expect(done.result!.events).toBeGreaterThan(0);
+    expect(done.result!.events).toBe(done.progress!.events);
     expect(await answers()).toEqual(projected);
   });
 });

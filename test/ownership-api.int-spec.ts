@@ -257,8 +257,12 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       expect.arrayContaining([
         '/v1/objects', '/v1/objects/{id}/ownership', '/v1/objects/{id}/fields', '/v1/objects/{id}/fields/history', '/v1/objects/{id}/transitions',
         '/v1/objects/{id}/explain', '/v1/simulate/apply', '/v1/managers', '/v1/managers/{name}/fields', '/v1/findings', '/v1/events', '/v1/events/stream', '/v1/replays',
+        '/v1/replays/{jobId}',
       ]),
     );
+    const status = doc.body.paths['/v1/replays/{jobId}'].get;
+    expect(Object.keys(status.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
+    expect(JSON.stringify(status.responses['200'])).toMatch(/failedReason/);
     expect(doc.body.paths['/v1/objects/{id}/fields'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['id', 'path', 'at']));
     const ui = await fetch(`${base}/docs`);
     expect(ui.status).toBe(200);
@@ -292,7 +296,21 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       const generation = await active();
       const r = await post('/v1/replays', { scope: { kind: 'all' } });
       expect(r.status).toBe(202);
-      await waitFor('replay to swap in', async () => (await active()) === generation + 1, 60_000);
+      // GET /v1/replays/{jobId} follows it to completed, with the worker's last progress and the result.
+      const done = await waitFor('replay completed (GET /v1/replays/{jobId})', async () => {
+        const s = await get(`/v1/replays/${r.body.jobId}`);
+        expect(s.status).toBe(200);
+        expect(['waiting', 'active', 'completed']).toContain(s.body.state);
+        return s.body.state === 'completed' ? s.body : undefined;
+      }, 60_000);
+      expect(done).toEqual({
+        jobId: r.body.jobId, scope: { kind: 'all' }, requestedAt: r.body.requestedAt, state: 'completed',
+        progress: { events: expect.any(Number), objects: expect.any(Number), percent: 100 },
+        result: { events: done.progress.events, objects: done.progress.objects, seconds: expect.any(Number) },
+        failedReason: null,
+      });
+      expect(done.result.events).toBeGreaterThan(0);
+      expect(await active()).toBe(generation + 1);
       await projected();
       expect(await snapshot()).toEqual(before);
       const [old] = await ds.query(`SELECT count(*) AS n FROM ownership_states WHERE generation = $1`, [generation]);
@@ -305,6 +323,11 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     await waitFor('object replays', async () => (await app.app.get<QueueDriver>(QUEUE_DRIVER).pending('project')) === 0);
     expect(await snapshot()).toEqual(before);
     expect((await post('/v1/replays', { scope: { kind: 'object', objectId: 'x' } })).status).toBe(400);
+    const unknown = await get('/v1/replays/replay-00000000000000000000000000000000');
+    expect(unknown).toEqual({ status: 404, body: { code: 'replay-not-found', message: expect.any(String), parameter: 'jobId' } });
+    const malformed = await get('/v1/replays/not-a-job');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ code: 'invalid-request', parameter: 'jobId' });
   });
 
   it('folds events held back behind an open transaction once it commits, without more ingest', async () => {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
 import { AuditError, type AuditErrorCode } from '../../../libs/audit/src/index.js';
 import { StoreQueryError, type StoreQueryErrorCode } from '../../../libs/store/src/index.js';
+import { ApiNotFoundError } from './api.error.js';
 import { RequestValidationError } from './validation.pipe.js';
 
 function auditStatus(code: AuditErrorCode): number {
@@ -55,6 +56,8 @@ export class ErrorFilter implements ExceptionFilter {
       res.status(status).json({ code: error.code, message: error.message, parameter: error.parameter, engineCode: error.engineCode });
     } else if (error instanceof StoreQueryError) {
       res.status(storeStatus(error.code)).json({ code: error.code, message: error.message, parameter: error.parameter });
+    } else if (error instanceof ApiNotFoundError) {
+      res.status(404).json({ code: error.code, message: error.message, parameter: error.parameter });
     } else if (error instanceof HttpException) {
       res.status(error.getStatus()).json({ code: 'HTTP_' + error.getStatus(), message: error.message });
     } else if (isBodyParserError(error)) {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
 import { OwnershipProjector, type ReplayProgress } from '../../../libs/store/src/index.js';
-import { parsePayload, ProjectProducer, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
+import { parsePayload, ProjectProducer, type QueueProcessor, type ReceivedJob, type ReplayResult } from '../../../libs/queue/src/index.js';
 
 /** How often a running replay logs its progress. */
 const PROGRESS_LOG_EVERY_MS = 5000;
@@ -29,7 +29,7 @@ export class ProjectProcessor implements QueueProcessor {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async process(job: ReceivedJob): Promise<void> {
+  async process(job: ReceivedJob): Promise<ReplayResult | void> {
     if (job.name === 'replay-projections') return this.replay(job);
     parsePayload('project-events', job.data);
     const r = await this.projector.catchUp({
@@ -48,7 +48,8 @@ export class ProjectProcessor implements QueueProcessor {
     this.logger.debug({ jobId: job.id, events: r.events, transitions: r.transitions, position: r.position, generation: r.generation }, 'ownership projection caught up');
   }
 
-  private async replay(job: ReceivedJob): Promise<void> {
+  /** Resolves to the job's result (read back by `GET /v1/replays/{jobId}`). */
+  private async replay(job: ReceivedJob): Promise<ReplayResult> {
     const { scope } = parsePayload('replay-projections', job.data);
     const started = Date.now();
     let lastLog = started;
@@ -65,6 +66,8 @@ export class ProjectProcessor implements QueueProcessor {
     await report(done);
     this.metrics.projectionLagEvents.set(await this.projector.lag());
     this.metrics.jobs.inc({ queue: this.queue, outcome: 'done' });
-    this.logger.info({ jobId: job.id, ...done, scope, seconds: (Date.now() - started) / 1000 }, 'replay done');
+    const seconds = (Date.now() - started) / 1000;
+    this.logger.info({ jobId: job.id, ...done, scope, seconds }, 'replay done');
+    return { events: done.events, objects: done.objects, seconds };
   }
 }

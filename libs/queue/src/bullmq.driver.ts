@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { assertHandlers } from './assert-handlers.js';
 import { runWithRetries } from './run-with-retries.js';
 import { physicalQueues, type JobName, type QueueName } from './queue.constants.js';
-import type { JobRequest, QueueDriver, QueueProcessor } from './queue-driver.types.js';
+import type { JobRequest, JobState, JobStatus, QueueDriver, QueueProcessor } from './queue-driver.types.js';
 
 export interface BullMqOptions {
   readonly redisUrl: string;
@@ -97,6 +97,33 @@ export class BullMqQueueDriver implements QueueDriver {
     await this.queue(queue).upsertJobScheduler(request.name, { every: everyMs }, { name: request.name, data: request.data });
   }
 
+  async job(queue: QueueName, id: string): Promise<JobStatus | null> {
+    for (const lane of physicalQueues(queue, this.options.ingestShards)) {
+      const q = this.queue(lane);
+      // The job's hash and its state are two reads: read the state before and after the hash, so a
+      // job that finished in between is not reported completed with the result it did not have yet.
+      for (let tries = 0; ; tries++) {
+        const before = await q.getJobState(id);
+        if (before === 'unknown') break;
+        const job = await q.getJob(id);
+        const state = bullState(await q.getJobState(id));
+        if (!job || !state) return null; // removed meanwhile
+        if (state !== bullState(before) && tries < 3) continue;
+        const progress = job.progress;
+        return {
+          id,
+          name: job.name as JobName,
+          data: job.data,
+          state,
+          progress: typeof progress === 'object' && progress !== null ? (progress as Record<string, unknown>) : null,
+          result: state === 'completed' ? (job.returnvalue ?? null) : null,
+          failedReason: state === 'failed' ? job.failedReason || 'failed' : null,
+        };
+      }
+    }
+    return null;
+  }
+
   async pending(queue: QueueName): Promise<number> {
     let n = 0;
     for (const lane of physicalQueues(queue, this.options.ingestShards)) {
@@ -124,6 +151,23 @@ export class BullMqQueueDriver implements QueueDriver {
       this.queues.set(name, q);
     }
     return q;
+  }
+}
+
+/** BullMQ's job states as ours: delayed, prioritized and waiting-children jobs are waiting; `null` for unknown. */
+function bullState(s: Awaited<ReturnType<Queue['getJobState']>>): JobState | null {
+  switch (s) {
+    case 'completed':
+    case 'failed':
+    case 'active':
+      return s;
+    case 'waiting':
+    case 'delayed':
+    case 'prioritized':
+    case 'waiting-children':
+      return 'waiting';
+    default:
+      return null;
   }
 }
 

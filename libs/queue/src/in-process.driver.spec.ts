@@ -3,6 +3,8 @@ import { InProcessQueueDriver } from './in-process.driver.js';
 import { MissingJobHandlerError } from './assert-handlers.js';
 import type { QueueProcessor, ReceivedJob } from './queue-driver.types.js';
 import { JOB_NAMES } from './queue.constants.js';
+import { ReplayProducer } from './replay.producer.js';
+import { gatedProcessor } from './testing/gated-processor.js';
 
 const logger = createLogger('silent');
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -59,5 +61,61 @@ describe('InProcessQueueDriver', () => {
     const bad: QueueProcessor = { queue: 'ingest', handles: [], process: async () => undefined };
     await expect(d.consume([bad])).rejects.toThrow(MissingJobHandlerError);
     await expect(d.consume([bad])).rejects.toThrow('job "ingest-observations" on queue "ingest" has no handler');
+  });
+
+  it('reports job status: waiting, active with progress, completed with its result, failed with its reason; null when unknown', async () => {
+    const d = new InProcessQueueDriver({ ingestShards: 1, attempts: 1 }, logger);
+    const { processor, release } = gatedProcessor({ events: 3, objects: 1, percent: 50 }, { events: 6, objects: 2 });
+    const data = { scope: { kind: 'all' }, requestedAt: '2026-01-01T00:00:00.000Z' };
+    await d.add('project', [
+      { name: 'replay-projections', id: 'r', data },
+      { name: 'replay-projections', id: 'bad', data },
+    ]);
+    expect(await d.job('project', 'r')).toEqual({ id: 'r', name: 'replay-projections', data, state: 'waiting', progress: null, result: null, failedReason: null });
+    expect(await d.job('project', 'nope')).toBeNull();
+    expect(await d.job('ingest', 'r')).toBeNull();
+    await d.consume([processor]);
+    await settle();
+    expect(await d.job('project', 'r')).toMatchObject({ state: 'active', progress: { events: 3, objects: 1, percent: 50 }, result: null });
+    expect((await d.job('project', 'bad'))?.state).toBe('waiting');
+    release();
+    await settle();
+    expect(await d.job('project', 'r')).toMatchObject({ state: 'completed', progress: { percent: 50 }, result: { events: 6, objects: 2 }, failedReason: null });
+    expect(await d.job('project', 'bad')).toMatchObject({ state: 'failed', result: null, failedReason: 'boom on attempt 1' });
+    await d.close();
+  });
+
+  it('drops completed ingest jobs (large payloads), as the BullMQ driver does', async () => {
+    const d = new InProcessQueueDriver({ ingestShards: 1, attempts: 1 }, logger);
+    await d.consume([{ queue: 'ingest', handles: [...JOB_NAMES.ingest], process: async () => undefined }]);
+    await d.add('ingest', [{ name: 'ingest-observations', id: 'i', data: {}, shard: 0 }]);
+    await settle();
+    expect(await d.job('ingest', 'i')).toBeNull();
+    await d.close();
+  });
+});
+
+describe('ReplayProducer.status over the in-process driver', () => {
+  it('reads a replay back by its job id; null for an unknown id or a job that is no replay', async () => {
+    const d = new InProcessQueueDriver({ ingestShards: 1, attempts: 1 }, logger);
+    const replays = new ReplayProducer(d);
+    const id = await replays.enqueue({ kind: 'cluster', cluster: 'prod' }, '2026-01-01T00:00:00.000Z');
+    expect(await replays.status(id)).toEqual({
+      jobId: id, scope: { kind: 'cluster', cluster: 'prod' }, requestedAt: '2026-01-01T00:00:00.000Z', state: 'waiting', progress: null, result: null, failedReason: null,
+    });
+    await d.consume([{
+      queue: 'project',
+      handles: [...JOB_NAMES.project],
+      async process(job) {
+        await job.reportProgress?.({ scope: 'cluster', events: 4, objects: 2, percent: 100 });
+        return { events: 4, objects: 2, seconds: 0.5 };
+      },
+    }]);
+    await settle();
+    expect(await replays.status(id)).toMatchObject({ state: 'completed', progress: { events: 4, objects: 2, percent: 100 }, result: { events: 4, objects: 2, seconds: 0.5 } });
+    expect(await replays.status('replay-00000000000000000000000000000000')).toBeNull();
+    await d.add('project', [{ name: 'project-events', id: 'p', data: { objects: [] } }]);
+    expect(await replays.status('p')).toBeNull();
+    await d.close();
   });
 });

@@ -2,14 +2,18 @@ import type { Logger } from 'pino';
 import { assertHandlers } from './assert-handlers.js';
 import { runWithRetries } from './run-with-retries.js';
 import { physicalQueues, type QueueName } from './queue.constants.js';
-import type { JobRequest, QueueDriver, QueueProcessor, ReceivedJob } from './queue-driver.types.js';
+import type { JobRequest, JobStatus, QueueDriver, QueueProcessor, ReceivedJob } from './queue-driver.types.js';
 
 interface Lane {
   readonly jobs: ReceivedJob[];
   running: Promise<void> | null;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 const RECENT_IDS = 100_000;
+/** Finished jobs whose status stays readable (as the BullMQ driver keeps the last 1000 completed). */
+const FINISHED_KEPT = 1000;
 
 /**
  * Runs jobs inside this process through the same processors, one at a time per lane (so per-object
@@ -21,6 +25,9 @@ export class InProcessQueueDriver implements QueueDriver {
   private readonly lanes = new Map<string, Lane>();
   private readonly processors = new Map<QueueName, QueueProcessor>();
   private readonly recent = new Set<string>();
+  /** Status of every waiting or running job, and of the last {@link FINISHED_KEPT} finished ones, by queue and id. */
+  private readonly statuses = new Map<string, Mutable<JobStatus>>();
+  private readonly finished: string[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
 
@@ -35,7 +42,18 @@ export class InProcessQueueDriver implements QueueDriver {
       this.remember(j.id);
       const name = queue === 'ingest' ? `ingest-${j.shard ?? 0}` : queue;
       const lane = this.lane(name);
-      lane.jobs.push({ id: j.id, name: j.name, data: structuredClone(j.data), queue: name, attempt: 1 });
+      const status: Mutable<JobStatus> = { id: j.id, name: j.name, data: structuredClone(j.data), state: 'waiting', progress: null, result: null, failedReason: null };
+      this.statuses.set(statusKey(queue, j.id), status);
+      lane.jobs.push({
+        id: j.id,
+        name: j.name,
+        data: status.data,
+        queue: name,
+        attempt: 1,
+        reportProgress: async (progress) => {
+          status.progress = structuredClone(progress);
+        },
+      });
       this.pump(queue, name);
     }
   }
@@ -55,6 +73,11 @@ export class InProcessQueueDriver implements QueueDriver {
     const t = setInterval(fire, everyMs);
     t.unref();
     this.timers.push(t);
+  }
+
+  async job(queue: QueueName, id: string): Promise<JobStatus | null> {
+    const s = this.statuses.get(statusKey(queue, id));
+    return s ? structuredClone(s) : null;
   }
 
   async pending(queue: QueueName): Promise<number> {
@@ -87,6 +110,20 @@ export class InProcessQueueDriver implements QueueDriver {
     if (this.recent.size > RECENT_IDS) this.recent.delete(this.recent.values().next().value!);
   }
 
+  /** Records the outcome; completed ingest jobs are dropped at once (large payloads), as BullMQ does. */
+  private finish(queue: QueueName, id: string, outcome: Partial<Mutable<JobStatus>>): void {
+    const key = statusKey(queue, id);
+    const status = this.statuses.get(key);
+    if (!status) return;
+    if (queue === 'ingest' && outcome.state === 'completed') {
+      this.statuses.delete(key);
+      return;
+    }
+    Object.assign(status, outcome);
+    this.finished.push(key);
+    if (this.finished.length > FINISHED_KEPT) this.statuses.delete(this.finished.shift()!);
+  }
+
   private pump(queue: QueueName, name: string): void {
     const lane = this.lane(name);
     const processor = this.processors.get(queue);
@@ -95,10 +132,14 @@ export class InProcessQueueDriver implements QueueDriver {
       await Promise.resolve(); // start after `lane.running` is assigned
       while (!this.closed && lane.jobs.length > 0) {
         const job = lane.jobs[0]!;
+        const status = this.statuses.get(statusKey(queue, job.id));
+        if (status) status.state = 'active';
         try {
-          await runWithRetries(processor, job, this.options.attempts, this.logger);
+          const result = await runWithRetries(processor, job, this.options.attempts, this.logger);
+          this.finish(queue, job.id, { state: 'completed', result: result === undefined ? null : structuredClone(result) });
         } catch (err) {
           this.logger.error({ err, jobId: job.id, queue: name }, 'job failed for good');
+          this.finish(queue, job.id, { state: 'failed', failedReason: err instanceof Error ? err.message : String(err) });
         }
         lane.jobs.shift();
       }
@@ -107,4 +148,8 @@ export class InProcessQueueDriver implements QueueDriver {
       if (lane.jobs.length > 0) this.pump(queue, name);
     });
   }
+}
+
+function statusKey(queue: QueueName, id: string): string {
+  return `${queue}\u0000${id}`;
 }

@@ -24,7 +24,25 @@ export interface ReceivedJob {
 export interface QueueProcessor {
   readonly queue: QueueName;
   readonly handles: readonly JobName[];
-  process(job: ReceivedJob): Promise<void>;
+  /** What it resolves to is the job's result (BullMQ's `returnvalue`; plain JSON data). */
+  process(job: ReceivedJob): Promise<unknown>;
+}
+
+/** Where a job is: waiting (also delayed or prioritized), running, done, or failed for good. */
+export type JobState = 'waiting' | 'active' | 'completed' | 'failed';
+
+/** A job as the queue knows it, for status reads. */
+export interface JobStatus {
+  readonly id: string;
+  readonly name: JobName;
+  readonly data: unknown;
+  readonly state: JobState;
+  /** The last progress the processor reported, `null` before any. */
+  readonly progress: Record<string, unknown> | null;
+  /** What the processor resolved to, once completed; `null` otherwise. */
+  readonly result: unknown;
+  /** Why it failed for good; `null` unless failed. */
+  readonly failedReason: string | null;
 }
 
 /** The small interface both transports implement: BullMQ on Redis, or in-process. */
@@ -35,6 +53,11 @@ export interface QueueDriver {
   consume(processors: readonly QueueProcessor[]): Promise<void>;
   /** Enqueues `request` now and then every `everyMs` (one schedule per job name, across processes). */
   schedule(queue: QueueName, request: Omit<JobRequest, 'id'>, everyMs: number): Promise<void>;
+  /**
+   * A job of `queue` by id, or `null` when unknown: never added, or already dropped (completed ingest
+   * jobs at once; other completed jobs after an hour or beyond the last 1000; failed ones after a week).
+   */
+  job(queue: QueueName, id: string): Promise<JobStatus | null>;
   /** Jobs waiting or running (for readiness and the benchmark). */
   pending(queue: QueueName): Promise<number>;
   ping(): Promise<void>;

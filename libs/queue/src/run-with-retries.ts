@@ -4,13 +4,13 @@ import type { QueueProcessor, ReceivedJob } from './queue-driver.types.js';
 
 /**
  * Runs a job, retrying in place (the job keeps its place at the head of its lane, so later jobs for
- * the same objects never overtake it). Throws after `attempts` tries; invalid payloads are not retried.
+ * the same objects never overtake it). Resolves to the processor's result; throws after `attempts` tries;
+ * invalid payloads are not retried.
  */
-export async function runWithRetries(processor: QueueProcessor, job: ReceivedJob, attempts: number, logger: Logger): Promise<void> {
+export async function runWithRetries(processor: QueueProcessor, job: ReceivedJob, attempts: number, logger: Logger): Promise<unknown> {
   for (let attempt = job.attempt; ; attempt++) {
     try {
-      await processor.process({ ...job, attempt });
-      return;
+      return await processor.process({ ...job, attempt });
     } catch (err) {
       if (err instanceof InvalidJobPayloadError || attempt >= attempts) throw err;
       logger.warn({ err, jobId: job.id, queue: job.queue, attempt }, 'job failed, retrying');
