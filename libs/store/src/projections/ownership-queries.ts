@@ -169,16 +169,16 @@ export class OwnershipQueries {
          WHERE e.object_id = $1::bigint AND e.seq = t.seq
        ) ev ON true
        LEFT JOIN LATERAL (
-         SELECT json_agg(json_build_array(e.body_encoding, convert_from(b.bytes, 'UTF8')::json) ORDER BY e.seq) AS parts
-         FROM events e JOIN blobs b ON b.hash = e.body_hash
+         -- blobs by key, one at a time (scalar subqueries): a prepared statement's generic plan must not hash-join the blob store
+         SELECT json_agg(json_build_array(e.body_encoding, (SELECT convert_from(b.bytes, 'UTF8')::json FROM blobs b WHERE b.hash = e.body_hash)) ORDER BY e.seq) AS parts
+         FROM events e
          WHERE e.object_id = $1::bigint AND e.seq <= t.seq
            AND e.seq >= (SELECT max(f.seq) FROM events f WHERE f.object_id = $1::bigint AND f.seq <= t.seq AND f.body_encoding = 'full')
        ) body ON ${usable}
        LEFT JOIN LATERAL (
-         SELECT coalesce(json_agg(convert_from(entry.bytes, 'UTF8')::json ORDER BY l.ord), '[]') AS entries
+         SELECT coalesce(json_agg((SELECT convert_from(entry.bytes, 'UTF8')::json FROM blobs entry WHERE entry.hash = decode(l.hash, 'hex')) ORDER BY l.ord), '[]') AS entries
          FROM blobs list
          CROSS JOIN LATERAL json_array_elements_text(convert_from(list.bytes, 'UTF8')::json) WITH ORDINALITY AS l(hash, ord)
-         JOIN blobs entry ON entry.hash = decode(l.hash, 'hex')
          WHERE list.hash = ev.managed_fields_hash
        ) mf ON ${usable}
        WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
