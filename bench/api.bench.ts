@@ -12,7 +12,8 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../libs/config/src/index.js';
-import { createDataSource, EventAppender, OwnershipProjector } from '../libs/store/src/index.js';
+import type { AsOf } from '../libs/audit/src/index.js';
+import { createDataSource, EventAppender, OwnershipProjector, OwnershipQueries } from '../libs/store/src/index.js';
 import { createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
 import { cpuSeconds, deploymentStream, heapMiB, machine, peakRssMiB } from './bench-support.js';
 
@@ -138,6 +139,27 @@ async function main(): Promise<void> {
         console.log(`| ${name} | ${REQUESTS} | ${CLIENTS} | ${f(0.5)} | ${f(0.9)} | ${f(0.99)} | ${latencies[latencies.length - 1]!.toFixed(1)} | ${Math.round(REQUESTS / seconds)} |`);
       }
       console.log(`api process: ${(cpuSeconds(api.pid!) - cpuAtStart).toFixed(1)} CPU s for ${Object.keys(queries).length * REQUESTS} requests, peak RSS ${peakRssMiB(api.pid!)} MiB; bench process ${heapMiB()}`);
+
+      // The same at= reads in this process, one at a time: from ownership versions, and by folding the object's events.
+      const store = new OwnershipQueries(ds);
+      const samples = Math.min(500, REQUESTS);
+      const timed = async (read: (id: string, at: AsOf) => Promise<unknown>) => {
+        const ms: number[] = [];
+        for (let i = 0; i < samples; i++) {
+          const [id, at] = [anyId(), { kind: 'seq', seq: laterSeq() } as const];
+          const s = performance.now();
+          await read(id, at);
+          ms.push(performance.now() - s);
+        }
+        return ms.sort((a, b) => a - b);
+      };
+      const fromVersions = await timed((id, at) => store.snapshot(id, at));
+      const folded = await timed((id, at) => store.state(id, at));
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      console.log(
+        `state as of a sequence, ${samples} sequential reads: from versions p50 ${pct(fromVersions, 0.5).toFixed(2)} ms, p99 ${pct(fromVersions, 0.99).toFixed(2)} ms; ` +
+          `folding the events p50 ${pct(folded, 0.5).toFixed(2)} ms, p99 ${pct(folded, 0.99).toFixed(2)} ms; fold / versions (means) ${(mean(folded) / mean(fromVersions)).toFixed(1)}`,
+      );
     } finally {
       api.kill('SIGTERM');
       await new Promise((r) => api.once('exit', r));
