@@ -13,6 +13,7 @@ import {
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
+import { transitionRow } from './transition-row.js';
 
 /** The checkpoint name of the ownership projection of one generation. */
 export const ownershipCheckpoint = (generation: number): string => `ownership@${generation}`;
@@ -108,10 +109,7 @@ async function writeTransitions(q: QueryRunner, generation: number, transitions:
     const k = `${t.objectId}\u0000${t.seq}`;
     const n = ordinals.get(k) ?? 0;
     ordinals.set(k, n + 1);
-    return {
-      object_id: t.objectId, seq: t.seq, ordinal: n, at: t.at, type: t.type, path: t.path, fields_v1_path: t.fieldsV1Path,
-      manager: t.manager, operation: t.operation, subresource: t.subresource, transition: t,
-    };
+    return transitionRow(t, n);
   });
   await q.query(
     `INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)

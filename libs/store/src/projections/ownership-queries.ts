@@ -40,6 +40,7 @@ import { EventReader } from '../events/event-reader.js';
 import { managedFieldsEntry, ObservedEventLoader, rebuildObject } from '../events/observed-event.loader.js';
 import { decodeParsedBody, type BodyEncoding } from '../ingest/body.util.js';
 import { preparedQuery } from '../database/prepared-query.js';
+import { transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 
@@ -225,10 +226,11 @@ export class OwnershipQueries {
   /** `GET /v1/objects/{id}/transitions`: stored transitions, newest first. */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
-    await this.state(objectId); // 404 for unknown objects
+    await this.mustExist(objectId);
     const [atSeq, atTime] = atParams(at);
-    const rows: { transition: FieldTransition; seq: string; ordinal: number }[] = await this.dataSource.query(
-      `SELECT t.transition, t.seq::text AS seq, t.ordinal FROM field_transitions t
+    const rows: TransitionRow[] = await this.dataSource.query(
+      `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
+       FROM field_transitions t
        WHERE t.generation = ${ACTIVE} AND t.object_id = $1
          AND ($2::bigint IS NULL OR (t.seq, t.ordinal) < ($2::bigint, $3::integer))
          AND ($4::bigint IS NULL OR t.seq <= $4::bigint) AND ($5::timestamptz IS NULL OR t.at <= $5::timestamptz)
@@ -238,7 +240,13 @@ export class OwnershipQueries {
     );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map((r) => r.transition), nextCursor: rows.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+    return { items: page.map(transitionFromRow), nextCursor: rows.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+  }
+
+  /** 404 for an object the projection does not know. */
+  private async mustExist(objectId: string): Promise<void> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`, [objectId]);
+    if (rows.length === 0) throw notFound(objectId);
   }
 
   /** `GET /v1/managers`: every manager with what it owns, by name. */

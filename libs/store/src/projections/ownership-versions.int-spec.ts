@@ -37,7 +37,7 @@ function pathsOf(s: ObjectOwnershipState): string[] {
   return [...out, '.spec.nobodyOwnsThis'];
 }
 
-describe('ownership versions: at= reads without folding (real Postgres)', () => {
+describe('ownership versions and stored transitions: reads without folding (real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let appender: EventAppender;
@@ -99,7 +99,13 @@ describe('ownership versions: at= reads without folding (real Postgres)', () => 
     expect(versions).toBeGreaterThan(0);
     expect(versions).toBeLessThanOrEqual(events);
     let checked = 0;
-    for (const c of written) checked += await expectSameAsFold(await objectIdOf(`uid-versions-${c}`));
+    for (const c of written) {
+      const id = await objectIdOf(`uid-versions-${c}`);
+      checked += await expectSameAsFold(id);
+      // The stored transitions (their columns and the rest as json) read back as the fold made them, newest first.
+      const stored = await queries.transitions(id, undefined, undefined, 500);
+      expect([...stored.items].reverse()).toEqual(foldObjectOwnership(await eventsOf(id)).transitions);
+    }
     expect(checked).toBe(events * 2);
   });
 
