@@ -72,5 +72,13 @@ describe('embedded mode (PGlite + in-process jobs)', () => {
     });
     expect(done).toMatchObject({ jobId, scope: { kind: 'all' }, progress: { events: 3, percent: 100 }, result: { events: 3, objects: 2 }, failedReason: null });
     expect((await get('/v1/replays/replay-00000000000000000000000000000000')).status).toBe(404);
+
+    // Owner reads as of an earlier event come from the ownership versions on PGlite too.
+    const object = ((await get('/v1/objects?name=web-emb-1')).body as { items: { id: string }[] }).items[0]!;
+    const seqs = (again.items as { uid: string; seq: string }[]).filter((e) => e.uid === 'emb-1').map((e) => e.seq).sort((a, b) => Number(a) - Number(b));
+    const replicas = async (at?: string) =>
+      (await get(`/v1/objects/${object.id}/fields?path=.spec.replicas${at ? `&at=${at}` : ''}`)).body as { value: unknown; owners: { manager: string }[] };
+    expect(await replicas(seqs[0])).toMatchObject({ value: 3, owners: [{ manager: 'horizontal-pod-autoscaler' }] });
+    expect(await replicas()).toMatchObject({ value: 7, owners: [{ manager: 'horizontal-pod-autoscaler' }] });
   });
 });
