@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Ownership versions, and the projection's documents as `json` (states with encoded fields: the
- * projections are rebuilt from the events).
+ * Ownership versions, the projection's documents as `json` (states with encoded fields: the
+ * projections are rebuilt from the events), and no secondary indexes on transitions.
  *
  * Ownership versions: an object's owned fields, marks and deleted flag from each event that changed
  * them. An `at=` read takes the version in force at that sequence and the body of the object's
@@ -23,6 +23,11 @@ export class CreateOwnershipVersions1795300000000 implements MigrationInterface 
     // written (no conversion to jsonb's binary form on every write and back on every read).
     await q.query(`ALTER TABLE ownership_states ALTER COLUMN state TYPE json USING state::json`);
     await q.query(`ALTER TABLE field_transitions ALTER COLUMN transition TYPE json USING transition::json`);
+    // Transitions are read by object (the primary key); nothing reads them by path, manager or
+    // sequence alone, and every first observation writes one per owned path: no indexes to maintain for them.
+    await q.query(`DROP INDEX idx_field_transitions_object_path_seq`);
+    await q.query(`DROP INDEX idx_field_transitions_manager_seq`);
+    await q.query(`DROP INDEX idx_field_transitions_seq`);
     // Every projection batch rewrites its objects' states (tens of KiB each): lz4 compresses them far
     // faster than the default pglz. Servers built without lz4 (and the embedded PGlite) keep pglz.
     await q.query(`
@@ -45,6 +50,9 @@ export class CreateOwnershipVersions1795300000000 implements MigrationInterface 
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE ownership_versions`);
+    await q.query(`CREATE INDEX idx_field_transitions_seq ON field_transitions (generation, seq)`);
+    await q.query(`CREATE INDEX idx_field_transitions_manager_seq ON field_transitions (generation, manager, seq)`);
+    await q.query(`CREATE INDEX idx_field_transitions_object_path_seq ON field_transitions (generation, object_id, fields_v1_path, seq)`);
     await q.query(`ALTER TABLE field_transitions ALTER COLUMN transition TYPE jsonb USING transition::jsonb`);
     await q.query(`ALTER TABLE ownership_states ALTER COLUMN state TYPE jsonb USING state::jsonb`);
   }
