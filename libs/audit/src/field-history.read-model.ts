@@ -55,29 +55,49 @@ export function replayEvents(
  * answer as of a moment). Throws `AuditError('invalid-path')`.
  */
 export function fieldHistory(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldHistoryView {
-  if (events.length === 0) {
-    const p = resolvePath(path);
-    return { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path, transitions: [], values: [] };
-  }
+  const p = historyPath(events, path, schemaResolver);
+  const transitions: FieldTransition[] = [];
+  const applied: ObservedEvent[] = [];
+  replayEvents(events, schemaResolver, (e, _s, ts, ok) => {
+    for (const t of ts) if (t.fieldsV1Path === p.fieldsV1Path) transitions.push(t);
+    if (ok) applied.push(e);
+  });
+  return historyView(p, transitions, applied);
+}
+
+/**
+ * `fieldHistory` from transitions already folded (the projection's, of this path, oldest first)
+ * and the object's events, every one of them applied by the fold (none unreadable): no fold here.
+ */
+export function fieldHistoryOfProjected(
+  events: readonly ObservedEvent[],
+  transitions: readonly FieldTransition[],
+  path: string,
+  schemaResolver: SchemaResolver = defaultSchemaResolver,
+): FieldHistoryView {
+  const p = historyPath(events, path, schemaResolver);
+  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(events));
+}
+
+function historyPath(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver): ReturnType<typeof resolvePath> {
+  if (events.length === 0) return resolvePath(path);
   const g = firstApiVersion(events);
-  const p = resolvePath(path, schemaResolver(g.apiVersion, g.kind, g.cluster));
-  const transitions: FieldHistoryTransition[] = [];
+  return resolvePath(path, schemaResolver(g.apiVersion, g.kind, g.cluster));
+}
+
+/** The view: the path's transitions, and its value after every applied event whenever it changed. */
+function historyView(p: ReturnType<typeof resolvePath>, pathTransitions: readonly FieldTransition[], applied: readonly ObservedEvent[]): FieldHistoryView {
+  const transitions = pathTransitions.map(({ objectId: _o, path: _p, fieldsV1Path: _f, ...rest }): FieldHistoryTransition => rest);
   const values: FieldValueChange[] = [];
   let last: { present: boolean; value: Value | null } | undefined;
-  replayEvents(events, schemaResolver, (e, _s, ts, applied) => {
-    for (const t of ts) {
-      if (t.fieldsV1Path !== p.fieldsV1Path) continue;
-      const { objectId: _o, path: _p, fieldsV1Path: _f, ...rest } = t;
-      transitions.push(rest);
-    }
-    if (!applied) return;
+  for (const e of applied) {
     const v = e.watchType === 'DELETED' ? undefined : valueAt(e.object, p.elements);
     const cur = { present: v !== undefined, value: v === undefined ? null : v };
-    if (last && last.present === cur.present && valueEquals(last.value, cur.value)) return;
-    if (!last && !cur.present) return;
+    if (last && last.present === cur.present && valueEquals(last.value, cur.value)) continue;
+    if (!last && !cur.present) continue;
     last = cur;
     values.push({ at: e.observedAt, seq: seqString(e.seq), ...cur, reconstructed: e.source !== 'watch' });
-  });
+  }
   return { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path, transitions, values };
 }
 

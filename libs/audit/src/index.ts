@@ -50,6 +50,7 @@ export {
 } from './field-owners.read-model.js';
 export {
   fieldHistory,
+  fieldHistoryOfProjected,
   objectTransitions,
   replayEvents,
   type FieldHistoryView,

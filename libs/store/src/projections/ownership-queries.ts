@@ -4,6 +4,7 @@ import {
   eventsUpTo,
   explainField,
   fieldHistory,
+  fieldHistoryOfProjected,
   fieldOwners,
   findings,
   foldObjectOwnership,
@@ -40,6 +41,8 @@ import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './curso
 import { StoreQueryError } from './store-query.error.js';
 
 const ACTIVE = ACTIVE_GENERATION;
+const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
+  FROM field_transitions t`;
 
 /** `at=` as SQL: `[seq or null, time or null]`. */
 const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
@@ -142,8 +145,38 @@ export class OwnershipQueries {
     return fieldOwners(await this.snapshot(objectId, at), path, this.schemaResolver);
   }
 
+  /**
+   * `GET /v1/objects/{id}/fields/history`: the path's transitions from the projection and its values
+   * from the object's events, without folding them again where the projection holds exactly those
+   * events (projected up to the last one, every one readable, a prefix of the object's history);
+   * folded otherwise.
+   */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
-    return fieldHistory(await this.events(objectId, at), path, this.schemaResolver);
+    const events = await this.events(objectId, at);
+    const projected = await this.projectedTransitions(objectId, String(events[events.length - 1]!.seq), events.length);
+    return projected ? fieldHistoryOfProjected(events, projected, path, this.schemaResolver) : fieldHistory(events, path, this.schemaResolver);
+  }
+
+  /**
+   * The object's stored transitions up to `lastSeq`, oldest first, when they are exactly what
+   * folding its first `count` events gives; `null` otherwise.
+   */
+  private async projectedTransitions(objectId: string, lastSeq: string, count: number): Promise<FieldTransition[] | null> {
+    const [check]: { usable: boolean }[] = await this.dataSource.query(
+      `SELECT s.last_seq >= $2::bigint
+              AND (SELECT count(*) FROM events e WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint) = $3
+              AND EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id)
+              AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
+                                                                  AND v.seq <= $2::bigint AND v.fold_required) AS usable
+       FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
+      [objectId, lastSeq, count],
+    );
+    if (!check?.usable) return null;
+    const rows: TransitionRow[] = await this.dataSource.query(
+      `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint ORDER BY t.seq, t.ordinal`,
+      [objectId, lastSeq],
+    );
+    return rows.map(transitionFromRow);
   }
 
   async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
@@ -156,8 +189,7 @@ export class OwnershipQueries {
     await this.mustExist(objectId);
     const [atSeq, atTime] = atParams(at);
     const rows: TransitionRow[] = await this.dataSource.query(
-      `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
-       FROM field_transitions t
+      `${SELECT_TRANSITION}
        WHERE t.generation = ${ACTIVE} AND t.object_id = $1
          AND ($2::bigint IS NULL OR (t.seq, t.ordinal) < ($2::bigint, $3::integer))
          AND ($4::bigint IS NULL OR t.seq <= $4::bigint) AND ($5::timestamptz IS NULL OR t.at <= $5::timestamptz)

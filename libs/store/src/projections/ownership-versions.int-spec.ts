@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import {
   evolveObjectOwnership,
+  fieldHistory,
   fieldOwners,
   foldObjectOwnership,
   ownershipSnapshotOf,
@@ -103,8 +104,15 @@ describe('ownership versions and stored transitions: reads without folding (real
       const id = await objectIdOf(`uid-versions-${c}`);
       checked += await expectSameAsFold(id);
       // The stored transitions (their columns and the rest as json) read back as the fold made them, newest first.
+      const all = await eventsOf(id);
       const stored = await queries.transitions(id, undefined, undefined, 500);
-      expect([...stored.items].reverse()).toEqual(foldObjectOwnership(await eventsOf(id)).transitions);
+      expect([...stored.items].reverse()).toEqual(foldObjectOwnership(all).transitions);
+      // Field histories from the stored transitions equal the fold's (a few owned paths at the last event and halfway).
+      for (const [upTo, paths] of [[all.length, 5], [Math.ceil(all.length / 2), 2]] as const) {
+        const events = all.slice(0, upTo);
+        const at: AsOf = { kind: 'seq', seq: String(events[events.length - 1]!.seq) };
+        for (const p of pathsOf(foldObjectOwnership(events).state!).slice(0, paths)) expect(await queries.fieldHistory(id, p, at)).toEqual(fieldHistory(events, p));
+      }
     }
     expect(checked).toBe(events * 2);
   });
@@ -131,6 +139,13 @@ describe('ownership versions and stored transitions: reads without folding (real
     expect(flags.some((f) => f.fold_required)).toBe(true);
     expect(flags[flags.length - 1]).toEqual({ fold_required: false, deleted: true });
     await expectSameAsFold(id);
+    // An unreadable event or an observation time going back: histories are folded, and equal the fold.
+    const all = await eventsOf(id);
+    for (const e of all) {
+      const at: AsOf = { kind: 'time', time: e.observedAt, ms: Date.parse(e.observedAt) };
+      const byTime = all.filter((x) => Date.parse(x.observedAt) <= Date.parse(e.observedAt));
+      expect(await queries.fieldHistory(id, '.spec.containers[name="nginx-container"].image', at)).toEqual(fieldHistory(byTime, '.spec.containers[name="nginx-container"].image'));
+    }
 
     // Written after the projection ran: answered by folding until projected, then from versions.
     await appender.append(observations.map((o) => ({ ...o, object: { ...o.object, metadata: { ...o.object.metadata, uid: 'late' } } })));
