@@ -35,6 +35,9 @@ export class PartitionMaintenance {
         const from = monthStart(now, m);
         const name = partitionName(from);
         if (existing.has(name)) continue;
+        // The parent first, before any partition: an ingest batch holds the parent and then takes a
+        // partition, so taking them the other way round can deadlock with it.
+        if (created.length === 0) await q.query(`LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE`);
         const bounds = `FROM ('${from.toISOString()}') TO ('${monthStart(now, m + 1).toISOString()}')`;
         const [{ stranded }] = (await q.query(
           `SELECT EXISTS (SELECT 1 FROM events_default WHERE observed_at >= $1 AND observed_at < $2) AS stranded`,
