@@ -9,11 +9,12 @@ import {
   type Snapshot,
   type UnknownReason,
 } from '../../ssa-engine/src/index.js';
-import { resolvePath } from './field-path.util.js';
+import { resolvePath, type ResolvedPath } from './field-path.util.js';
 import { replayEvents } from './field-history.read-model.js';
 import { ownerSince } from './field-owners.read-model.js';
 import type { ObservedEvent, Since } from './observed-event.types.js';
-import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState, type OwnedField } from './object-ownership.projection.js';
+import { seqString, sortEvents } from './seq.util.js';
 import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { valueAt } from './value-at.util.js';
 
@@ -72,34 +73,77 @@ const BROADER: Partial<Record<CauseCode, readonly CauseCode[]>> = {
 
 const RELEASES: ReadonlySet<string> = new Set(['kept', 'orphaned', 'pruned', 'removed']);
 
+/** What explaining needs of the object's events: walked by a fold, or from the projection. */
+interface Walk {
+  readonly transitions: FieldTransition[];
+  readonly snapshots: Snapshot[];
+  /** The latest snapshot in which the path lost an owner or left the object. */
+  lastStep: number | undefined;
+  deleted: boolean;
+  type: Snapshot['type'] | undefined;
+  wasPresent: boolean;
+}
+
+/** One applied event into the walk (its transitions already added). */
+function step(w: Walk, p: ResolvedPath, e: ObservedEvent, type: Snapshot['type'], ts: readonly FieldTransition[]): void {
+  w.type = type;
+  w.deleted = e.watchType === 'DELETED';
+  if (w.deleted) return;
+  w.snapshots.push({ object: e.object, type });
+  const present = valueAt(e.object, p.elements) !== undefined;
+  const lost = ts.some((t) => t.fieldsV1Path === p.fieldsV1Path && t.from.length > 0);
+  if (w.snapshots.length > 1 && (lost || (w.wasPresent && !present))) w.lastStep = w.snapshots.length - 1;
+  w.wasPresent = present;
+}
+
+const newWalk = (): Walk => ({ transitions: [], snapshots: [], lastStep: undefined, deleted: false, type: undefined, wasPresent: false });
+
+function explainPath(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver): ResolvedPath {
+  const first = events[0];
+  return resolvePath(path, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
+}
+
 /**
  * `GET /v1/objects/{id}/explain?path=`: why `path` is still there or why it is gone, over the
  * object's events (pass `eventsUpTo(…)` for an earlier moment), with the engine's stable cause
  * codes and remedies. Throws `AuditError('invalid-path')`.
  */
 export function explainField(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldExplanationView {
-  const first = events[0];
-  const p = resolvePath(path, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
-  const snapshots: Snapshot[] = [];
-  const transitions: FieldTransition[] = [];
-  let deleted = false;
-  let type: Snapshot['type'] | undefined;
-  // The latest snapshot in which the path lost an owner or left the object: the engine needs the
-  // history from the snapshot before it only (explaining stays O(1) diffs, not O(events)).
-  let lastStep: number | undefined;
-  let wasPresent = false;
+  const p = explainPath(events, path, schemaResolver);
+  const w = newWalk();
   const state: ObjectOwnershipState | undefined = replayEvents(events, schemaResolver, (e, s, ts, applied) => {
-    transitions.push(...ts);
-    if (!applied) return;
-    type = schemaResolver(s.apiVersion, s.kind, s.cluster);
-    deleted = e.watchType === 'DELETED';
-    if (deleted) return;
-    snapshots.push({ object: e.object, type });
-    const present = valueAt(e.object, p.elements) !== undefined;
-    const lost = ts.some((t) => t.fieldsV1Path === p.fieldsV1Path && t.from.length > 0);
-    if (snapshots.length > 1 && (lost || (wasPresent && !present))) lastStep = snapshots.length - 1;
-    wasPresent = present;
+    w.transitions.push(...ts);
+    if (applied) step(w, p, e, schemaResolver(s.apiVersion, s.kind, s.cluster), ts);
   });
+  return explainWalk(p, w, state);
+}
+
+/**
+ * `explainField` from the projection: the object's transitions already folded (oldest first) and
+ * its owned fields after the last event, with the object's events, every one of them applied by
+ * the fold (none unreadable): no fold here.
+ */
+export function explainFieldOfProjected(
+  events: readonly ObservedEvent[],
+  transitions: readonly FieldTransition[],
+  fields: readonly OwnedField[],
+  path: string,
+  schemaResolver: SchemaResolver = defaultSchemaResolver,
+): FieldExplanationView {
+  const p = explainPath(events, path, schemaResolver);
+  const bySeq = new Map<string, FieldTransition[]>();
+  for (const t of transitions) bySeq.set(t.seq, [...(bySeq.get(t.seq) ?? []), t]);
+  const w = newWalk();
+  for (const e of sortEvents(events)) {
+    const ts = bySeq.get(seqString(e.seq)) ?? [];
+    w.transitions.push(...ts);
+    step(w, p, e, schemaResolver(apiVersionOf(e.group, e.version), e.kind, e.cluster), ts);
+  }
+  return explainWalk(p, w, events.length > 0 ? { fields } : undefined);
+}
+
+function explainWalk(p: ResolvedPath, w: Walk, state: Pick<ObjectOwnershipState, 'fields'> | undefined): FieldExplanationView {
+  const { transitions, snapshots, lastStep, deleted, type } = w;
   const forms = { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path };
   const released = (m: ManagerRef | null): ReleasedBy | null => {
     if (!m) return null;

@@ -57,7 +57,7 @@ export {
   type FieldHistoryTransition,
   type FieldValueChange,
 } from './field-history.read-model.js';
-export { explainField, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
+export { explainField, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
 export {
   managerIndex,
   managerFields,

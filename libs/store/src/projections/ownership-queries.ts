@@ -3,6 +3,7 @@ import {
   defaultSchemaResolver,
   eventsUpTo,
   explainField,
+  explainFieldOfProjected,
   fieldHistory,
   fieldHistoryOfProjected,
   fieldOwners,
@@ -12,8 +13,10 @@ import {
   managerIndex,
   ownershipTree,
   ownershipSnapshotOf,
+  decodeOwnedFields,
   decodeOwnershipState,
   type AsOf,
+  type EncodedOwnedFields,
   type EncodedOwnershipState,
   type FieldExplanationView,
   type FieldHistoryView,
@@ -28,6 +31,7 @@ import {
   type ObjectListItem,
   type ObjectOwnershipState,
   type ObservedEvent,
+  type OwnedField,
   type OwnershipNode,
   type OwnershipSnapshot,
   type SchemaResolver,
@@ -153,35 +157,45 @@ export class OwnershipQueries {
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const events = await this.events(objectId, at);
-    const projected = await this.projectedTransitions(objectId, String(events[events.length - 1]!.seq), events.length);
-    return projected ? fieldHistoryOfProjected(events, projected, path, this.schemaResolver) : fieldHistory(events, path, this.schemaResolver);
+    const projected = await this.projected(objectId, events);
+    return projected ? fieldHistoryOfProjected(events, projected.transitions, path, this.schemaResolver) : fieldHistory(events, path, this.schemaResolver);
+  }
+
+  /** `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise. */
+  async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
+    const events = await this.events(objectId, at);
+    const projected = await this.projected(objectId, events);
+    return projected
+      ? explainFieldOfProjected(events, projected.transitions, projected.fields, path, this.schemaResolver)
+      : explainField(events, path, this.schemaResolver);
   }
 
   /**
-   * The object's stored transitions up to `lastSeq`, oldest first, when they are exactly what
-   * folding its first `count` events gives; `null` otherwise.
+   * What folding `events` (the object's, oldest first) would give, from the projection: its stored
+   * transitions up to the last one (oldest first) and its owned fields then. `null` unless the
+   * projection holds exactly those events: projected up to the last, a prefix of the object's
+   * history, every one readable (no version needing a fold), in a generation with versions.
    */
-  private async projectedTransitions(objectId: string, lastSeq: string, count: number): Promise<FieldTransition[] | null> {
-    const [check]: { usable: boolean }[] = await this.dataSource.query(
+  private async projected(objectId: string, events: readonly ObservedEvent[]): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
+    const lastSeq = String(events[events.length - 1]!.seq);
+    const [check]: { usable: boolean; fields: EncodedOwnedFields | null }[] = await this.dataSource.query(
       `SELECT s.last_seq >= $2::bigint
               AND (SELECT count(*) FROM events e WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint) = $3
-              AND EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id)
               AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
-                                                                  AND v.seq <= $2::bigint AND v.fold_required) AS usable
+                                                                  AND v.seq <= $2::bigint AND v.fold_required) AS usable,
+              (SELECT v.fields FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq <= $2::bigint
+               ORDER BY v.seq DESC LIMIT 1) AS fields
        FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
-      [objectId, lastSeq, count],
+      [objectId, lastSeq, events.length],
     );
-    if (!check?.usable) return null;
+    if (!check?.usable || check.fields === null) return null;
     const rows: TransitionRow[] = await this.dataSource.query(
       `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint ORDER BY t.seq, t.ordinal`,
       [objectId, lastSeq],
     );
-    return rows.map(transitionFromRow);
+    return { transitions: rows.map(transitionFromRow), fields: decodeOwnedFields(check.fields) };
   }
 
-  async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
-    return explainField(await this.events(objectId, at), path, this.schemaResolver);
-  }
 
   /** `GET /v1/objects/{id}/transitions`: stored transitions, newest first. */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {

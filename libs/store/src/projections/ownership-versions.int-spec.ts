@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import {
   evolveObjectOwnership,
+  explainField,
   fieldHistory,
   fieldOwners,
   foldObjectOwnership,
@@ -107,11 +108,14 @@ describe('ownership versions and stored transitions: reads without folding (real
       const all = await eventsOf(id);
       const stored = await queries.transitions(id, undefined, undefined, 500);
       expect([...stored.items].reverse()).toEqual(foldObjectOwnership(all).transitions);
-      // Field histories from the stored transitions equal the fold's (a few owned paths at the last event and halfway).
+      // Field histories and explanations from the projection equal the fold's (a few owned paths at the last event and halfway).
       for (const [upTo, paths] of [[all.length, 5], [Math.ceil(all.length / 2), 2]] as const) {
         const events = all.slice(0, upTo);
         const at: AsOf = { kind: 'seq', seq: String(events[events.length - 1]!.seq) };
-        for (const p of pathsOf(foldObjectOwnership(events).state!).slice(0, paths)) expect(await queries.fieldHistory(id, p, at)).toEqual(fieldHistory(events, p));
+        for (const p of pathsOf(foldObjectOwnership(events).state!).slice(0, paths)) {
+          expect(await queries.fieldHistory(id, p, at)).toEqual(fieldHistory(events, p));
+          expect(await queries.explain(id, p, at)).toEqual(explainField(events, p));
+        }
       }
     }
     expect(checked).toBe(events * 2);
@@ -139,12 +143,13 @@ describe('ownership versions and stored transitions: reads without folding (real
     expect(flags.some((f) => f.fold_required)).toBe(true);
     expect(flags[flags.length - 1]).toEqual({ fold_required: false, deleted: true });
     await expectSameAsFold(id);
-    // An unreadable event or an observation time going back: histories are folded, and equal the fold.
+    // An unreadable event or an observation time going back: histories and explanations are folded, and equal the fold.
     const all = await eventsOf(id);
     for (const e of all) {
       const at: AsOf = { kind: 'time', time: e.observedAt, ms: Date.parse(e.observedAt) };
       const byTime = all.filter((x) => Date.parse(x.observedAt) <= Date.parse(e.observedAt));
       expect(await queries.fieldHistory(id, '.spec.containers[name="nginx-container"].image', at)).toEqual(fieldHistory(byTime, '.spec.containers[name="nginx-container"].image'));
+      expect(await queries.explain(id, '.spec.containers[name="nginx-container"].image', at)).toEqual(explainField(byTime, '.spec.containers[name="nginx-container"].image'));
     }
 
     // Written after the projection ran: answered by folding until projected, then from versions.
