@@ -9,7 +9,7 @@ import {
   type Snapshot,
   type UnknownReason,
 } from '../../ssa-engine/src/index.js';
-import { resolvePath, type ResolvedPath } from './field-path.util.js';
+import { resolveEventsPath, type ResolvedPath } from './field-path.util.js';
 import { replayEvents } from './field-history.read-model.js';
 import { ownerSince } from './field-owners.read-model.js';
 import type { ObservedEvent, Since } from './observed-event.types.js';
@@ -98,18 +98,13 @@ function step(w: Walk, p: ResolvedPath, e: ObservedEvent, type: Snapshot['type']
 
 const newWalk = (): Walk => ({ transitions: [], snapshots: [], lastStep: undefined, deleted: false, type: undefined, wasPresent: false });
 
-function explainPath(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver): ResolvedPath {
-  const first = events[0];
-  return resolvePath(path, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
-}
-
 /**
  * `GET /v1/objects/{id}/explain?path=`: why `path` is still there or why it is gone, over the
  * object's events (pass `eventsUpTo(…)` for an earlier moment), with the engine's stable cause
  * codes and remedies. Throws `AuditError('invalid-path')`.
  */
 export function explainField(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldExplanationView {
-  const p = explainPath(events, path, schemaResolver);
+  const p = resolveEventsPath(events, path, schemaResolver);
   const w = newWalk();
   const state: ObjectOwnershipState | undefined = replayEvents(events, schemaResolver, (e, s, ts, applied) => {
     w.transitions.push(...ts);
@@ -130,7 +125,7 @@ export function explainFieldOfProjected(
   path: string,
   schemaResolver: SchemaResolver = defaultSchemaResolver,
 ): FieldExplanationView {
-  const p = explainPath(events, path, schemaResolver);
+  const p = resolveEventsPath(events, path, schemaResolver);
   const bySeq = new Map<string, FieldTransition[]>();
   for (const t of transitions) bySeq.set(t.seq, [...(bySeq.get(t.seq) ?? []), t]);
   const w = newWalk();

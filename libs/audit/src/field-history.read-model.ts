@@ -1,8 +1,8 @@
 import { pathToHuman, valueEquals, type Value } from '../../ssa-engine/src/index.js';
-import { resolvePath } from './field-path.util.js';
+import { resolveEventsPath, type ResolvedPath } from './field-path.util.js';
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
-import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { seqString, sortEvents } from './seq.util.js';
 import { valueAt } from './value-at.util.js';
 
@@ -29,11 +29,6 @@ export interface FieldHistoryView {
   readonly values: readonly FieldValueChange[];
 }
 
-function firstApiVersion(events: readonly ObservedEvent[]): { apiVersion: string; kind: string; cluster: string } {
-  const e = events[0]!;
-  return { apiVersion: apiVersionOf(e.group, e.version), kind: e.kind, cluster: e.cluster };
-}
-
 /** Folds the events (sorted) and calls `each` after every event. */
 export function replayEvents(
   events: readonly ObservedEvent[],
@@ -55,7 +50,7 @@ export function replayEvents(
  * answer as of a moment). Throws `AuditError('invalid-path')`.
  */
 export function fieldHistory(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldHistoryView {
-  const p = historyPath(events, path, schemaResolver);
+  const p = resolveEventsPath(events, path, schemaResolver);
   const transitions: FieldTransition[] = [];
   const applied: ObservedEvent[] = [];
   replayEvents(events, schemaResolver, (e, _s, ts, ok) => {
@@ -75,18 +70,12 @@ export function fieldHistoryOfProjected(
   path: string,
   schemaResolver: SchemaResolver = defaultSchemaResolver,
 ): FieldHistoryView {
-  const p = historyPath(events, path, schemaResolver);
+  const p = resolveEventsPath(events, path, schemaResolver);
   return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(events));
 }
 
-function historyPath(events: readonly ObservedEvent[], path: string, schemaResolver: SchemaResolver): ReturnType<typeof resolvePath> {
-  if (events.length === 0) return resolvePath(path);
-  const g = firstApiVersion(events);
-  return resolvePath(path, schemaResolver(g.apiVersion, g.kind, g.cluster));
-}
-
 /** The view: the path's transitions, and its value after every applied event whenever it changed. */
-function historyView(p: ReturnType<typeof resolvePath>, pathTransitions: readonly FieldTransition[], applied: readonly ObservedEvent[]): FieldHistoryView {
+function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[], applied: readonly ObservedEvent[]): FieldHistoryView {
   const transitions = pathTransitions.map(({ objectId: _o, path: _p, fieldsV1Path: _f, ...rest }): FieldHistoryTransition => rest);
   const values: FieldValueChange[] = [];
   let last: { present: boolean; value: Value | null } | undefined;

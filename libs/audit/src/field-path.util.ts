@@ -1,5 +1,7 @@
 import { parsePath, SsaEngineError, type Path, type ResolvedType } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
+import type { ObservedEvent } from './observed-event.types.js';
+import { apiVersionOf, type SchemaResolver } from './schema-resolver.port.js';
 
 /** A parsed field path in both printed forms. */
 export interface ResolvedPath {
@@ -23,4 +25,10 @@ export function resolvePath(text: string, type?: ResolvedType): ResolvedPath {
     throw e;
   }
   return { elements, fieldsV1Path: elements.map((pe) => pe.str).join('.') };
+}
+
+/** `resolvePath` with the type of the objects of `events` (their first one's; untyped without events). */
+export function resolveEventsPath(events: readonly ObservedEvent[], text: string, schemaResolver: SchemaResolver): ResolvedPath {
+  const first = events[0];
+  return resolvePath(text, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
 }
