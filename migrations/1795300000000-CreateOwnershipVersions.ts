@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Ownership versions, the projection's documents as `json` (states with encoded fields: the
  * projections are rebuilt from the events), and no secondary indexes on transitions.
  *
- * Ownership versions: an object's owned fields, marks and deleted flag from each event that changed
+ * Ownership versions: an object's owned fields and deleted flag from each event that changed
  * them. An `at=` read takes the version in force at that sequence and the body of the object's
  * latest event up to it, instead of folding every event again. `json`, not `jsonb`: written once,
  * read whole, never queried inside (and cheaper to write).
@@ -43,7 +43,6 @@ export class CreateOwnershipVersions1795300000000 implements MigrationInterface 
         deleted boolean NOT NULL,
         fold_required boolean NOT NULL,
         fields json NOT NULL,
-        marks json NOT NULL,
         CONSTRAINT pk_ownership_versions PRIMARY KEY (generation, object_id, seq)
       )`);
   }

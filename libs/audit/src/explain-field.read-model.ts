@@ -127,7 +127,11 @@ export function explainFieldOfProjected(
 ): FieldExplanationView {
   const p = resolveEventsPath(events, path, schemaResolver);
   const bySeq = new Map<string, FieldTransition[]>();
-  for (const t of transitions) bySeq.set(t.seq, [...(bySeq.get(t.seq) ?? []), t]);
+  for (const t of transitions) {
+    const list = bySeq.get(t.seq);
+    if (list) list.push(t);
+    else bySeq.set(t.seq, [t]);
+  }
   const w = newWalk();
   for (const e of sortEvents(events)) {
     const ts = bySeq.get(seqString(e.seq)) ?? [];

@@ -4,7 +4,7 @@ import type { ObjectOwnershipState, OwnedField } from './object-ownership.projec
 
 /**
  * Owned fields as stored: each distinct owner once, each field as its FieldsV1 segments and the
- * indexes of its owners. A Deployment's fields take about a tenth of their plain JSON (the human
+ * indexes of its owners. A Deployment's fields take about a fifth of their plain JSON (the human
  * and dotted path forms are derived again on decoding, and a manager's `since` is usually shared by
  * all its fields), and every projection batch rewrites the states it touches.
  */
@@ -55,11 +55,10 @@ function humanForm(segments: readonly string[]): string {
   return human;
 }
 
+/** The owned fields of an encoded form (as parsed from JSON: fields of one owner share its object, as states never change them). */
 export function decodeOwnedFields(encoded: EncodedOwnedFields): OwnedField[] {
-  const owners = encoded.owners.map((o) => ({ ...o, since: { ...o.since } }));
-  return encoded.fields.map(([segments, ...refs]) => {
-    return { path: humanForm(segments), fieldsV1Path: segments.join('.'), segments, owners: refs.map((i) => owners[i]!) };
-  });
+  const { owners } = encoded;
+  return encoded.fields.map(([segments, ...refs]) => ({ path: humanForm(segments), fieldsV1Path: segments.join('.'), segments, owners: refs.map((i) => owners[i]!) }));
 }
 
 export const encodeOwnershipState = (s: ObjectOwnershipState): EncodedOwnershipState => ({ ...s, fields: encodeOwnedFields(s.fields) });

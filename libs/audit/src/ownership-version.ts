@@ -1,8 +1,8 @@
-import type { FieldMark, ObjectOwnershipState, OwnedField } from './object-ownership.projection.js';
+import type { ObjectOwnershipState, OwnedField } from './object-ownership.projection.js';
 
 /**
  * What an `at=` read needs of an object's state, from one event on until the object's next
- * version: its owned fields (with since when), marks and whether it is deleted. The projector
+ * version: its owned fields (with since when) and whether it is deleted. The projector
  * stores one whenever these change, so the state as of any sequence is the version in force then
  * plus the body of the object's latest event up to that sequence — no fold of the whole history.
  */
@@ -12,7 +12,6 @@ export interface OwnershipVersion {
   readonly seq: string;
   readonly deleted: boolean;
   readonly fields: readonly OwnedField[];
-  readonly marks: readonly FieldMark[];
   /**
    * The latest event up to here was skipped (unreadable managedFields): the state's object is an
    * older event's body, so a reader must fold the events instead.
@@ -39,7 +38,7 @@ const lastEventSkipped = (s: ObjectOwnershipState): boolean => s.lastError !== n
 /**
  * The version an event starts, given the states before and after it; `null` when nothing an `at=`
  * read uses changed (the same event redelivered, or a write that moved no owner). Relies on the
- * fold keeping unchanged owned fields and marks as the same objects.
+ * fold keeping unchanged owned fields as the same objects.
  */
 export function ownershipVersionOf(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): OwnershipVersion | null {
   if (before === after) return null;
@@ -48,18 +47,17 @@ export function ownershipVersionOf(before: ObjectOwnershipState | undefined, aft
     before !== undefined &&
     before.deleted === after.deleted &&
     lastEventSkipped(before) === foldRequired &&
-    sameItems(before.fields, after.fields) &&
-    sameItems(before.marks, after.marks)
+    sameItems(before.fields, after.fields)
   ) {
     return null;
   }
-  return { objectId: after.objectId, seq: after.lastSeq, deleted: after.deleted, fields: after.fields, marks: after.marks, foldRequired };
+  return { objectId: after.objectId, seq: after.lastSeq, deleted: after.deleted, fields: after.fields, foldRequired };
 }
 
 /** The state as of a sequence, from the version in force then and the object's latest event up to it. */
 export function snapshotFromVersion(
   identity: Omit<OwnershipSnapshot, 'deleted' | 'lastSeq' | 'lastAt' | 'object' | 'fields'>,
-  version: OwnershipVersion,
+  version: Pick<OwnershipVersion, 'deleted' | 'fields'>,
   latest: { readonly seq: string; readonly at: string; readonly object: unknown },
 ): OwnershipSnapshot {
   return {

@@ -98,12 +98,6 @@ export class EventReader {
     return rows.map(toEvent);
   }
 
-  /** One event of an object by sequence (`undefined` when the object has no such event). */
-  async objectEvent(objectId: string, seq: string): Promise<StoredEvent | undefined> {
-    const rows: Row[] = await this.dataSource.query(`${SELECT_EVENT} WHERE e.object_id = $1::bigint AND e.seq = $2::bigint`, [objectId, seq]);
-    return rows[0] && toEvent(rows[0]);
-  }
-
   /** The managedFields of an event, rebuilt from its blobs (with the entries' time stamps). */
   async managedFieldsOf(event: StoredEvent): Promise<Record<string, unknown>[]> {
     const list = JSON.parse(await this.blobText(event.managedFieldsHash)) as string[];

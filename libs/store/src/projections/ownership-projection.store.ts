@@ -123,9 +123,9 @@ async function writeTransitions(q: QueryRunner, generation: number, transitions:
 async function writeVersions(q: QueryRunner, generation: number, versions: readonly OwnershipVersion[]): Promise<void> {
   if (versions.length === 0) return;
   await q.query(
-    `INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields, marks)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json, marks json)
+    `INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields)
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json)
      ON CONFLICT (generation, object_id, seq) DO NOTHING`,
-    [generation, rowsParam(versions.map((v) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields), marks: v.marks })))],
+    [generation, rowsParam(versions.map((v) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields) })))],
   );
 }

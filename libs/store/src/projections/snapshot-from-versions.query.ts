@@ -6,14 +6,11 @@ import {
   type AsOf,
   type EncodedOwnedFields,
   type OwnershipSnapshot,
-  type OwnershipVersion,
 } from '../../../audit/src/index.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { managedFieldsEntry, rebuildObject } from '../events/observed-event.loader.js';
 import { decodeParsedBody, type BodyEncoding } from '../ingest/body.util.js';
-import { ACTIVE_GENERATION } from './active-generation.sql.js';
-
-const ACTIVE = ACTIVE_GENERATION;
+import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 
 interface VersionRow {
   cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
@@ -76,7 +73,7 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
   const r = rows[0];
   if (r && r.seq === null) return 'no-event';
   if (!r || !r.prefix || r.fields === null || r.fold_required || BigInt(r.seq!) > BigInt(r.projected_seq)) return null;
-  const version: OwnershipVersion = { objectId, seq: r.seq!, deleted: r.deleted!, fields: decodeOwnedFields(r.fields), marks: [], foldRequired: false };
+  // A deleted object's body is never read (snapshotFromVersion leaves it out).
   const object = r.deleted
     ? null
     : rebuildObject(
@@ -89,7 +86,7 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
       objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: apiVersionOf(r.api_group, r.api_version),
       kind: r.kind, namespace: r.namespace, name: r.name,
     },
-    version,
+    { deleted: r.deleted!, fields: decodeOwnedFields(r.fields) },
     { seq: r.seq!, at: r.observed_at!.toISOString(), object },
   );
 }
