@@ -114,7 +114,8 @@ export function explainField(events: readonly ObservedEvent[], path: string, sch
 }
 
 /**
- * `explainField` from the projection: the object's transitions already folded (oldest first) and
+ * `explainField` from the projection: the object's transitions already folded (oldest first; only
+ * those of the path are read, so the path's alone are enough) and
  * its owned fields after the last event, with the object's events, every one of them applied by
  * the fold (none unreadable): no fold here.
  */

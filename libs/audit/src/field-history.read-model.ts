@@ -61,7 +61,7 @@ export function fieldHistory(events: readonly ObservedEvent[], path: string, sch
 }
 
 /**
- * `fieldHistory` from transitions already folded (the projection's, of this path, oldest first)
+ * `fieldHistory` from transitions already folded (the projection's, oldest first; those of other paths are left out)
  * and the object's events, every one of them applied by the fold (none unreadable): no fold here.
  */
 export function fieldHistoryOfProjected(

@@ -10,7 +10,7 @@ export { AuditError, type AuditErrorCode } from './audit.error.js';
 export type { ObservedEvent, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';
 export { seqString, compareSeq, isRfc3339, parseAt, sortEvents, eventsUpTo, type AsOf } from './seq.util.js';
 export { defaultSchemaResolver, apiVersionOf, type SchemaResolver } from './schema-resolver.port.js';
-export { resolvePath, type ResolvedPath } from './field-path.util.js';
+export { resolvePath, resolveEventsPath, type ResolvedPath } from './field-path.util.js';
 
 // Projection
 export {

@@ -4,6 +4,7 @@ import {
   eventsUpTo,
   explainField,
   explainFieldOfProjected,
+  resolveEventsPath,
   fieldHistory,
   fieldHistoryOfProjected,
   fieldOwners,
@@ -156,14 +157,14 @@ export class OwnershipQueries {
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const events = await this.events(objectId, at);
-    const projected = await this.projected(objectId, events);
+    const projected = await this.projected(objectId, events, path);
     return projected ? fieldHistoryOfProjected(events, projected.transitions, path, this.schemaResolver) : fieldHistory(events, path, this.schemaResolver);
   }
 
   /** `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise. */
   async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
     const events = await this.events(objectId, at);
-    const projected = await this.projected(objectId, events);
+    const projected = await this.projected(objectId, events, path);
     return projected
       ? explainFieldOfProjected(events, projected.transitions, projected.fields, path, this.schemaResolver)
       : explainField(events, path, this.schemaResolver);
@@ -171,11 +172,13 @@ export class OwnershipQueries {
 
   /**
    * What folding `events` (the object's, oldest first) would give, from the projection: its stored
-   * transitions up to the last one (oldest first) and its owned fields then. `null` unless the
+   * transitions of `path` up to the last one (oldest first; history and explain read no other) and
+   * its owned fields then. `null` unless the
    * projection holds exactly those events: projected up to the last, a prefix of the object's
    * history, every one readable (no version needing a fold), in a generation with versions.
    */
-  private async projected(objectId: string, events: readonly ObservedEvent[]): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
+  private async projected(objectId: string, events: readonly ObservedEvent[], path: string): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
+    const { fieldsV1Path } = resolveEventsPath(events, path, this.schemaResolver);
     const lastSeq = String(events[events.length - 1]!.seq);
     const [check]: { usable: boolean; fields: EncodedOwnedFields | null }[] = await this.dataSource.query(
       `SELECT s.last_seq >= $2::bigint
@@ -189,8 +192,9 @@ export class OwnershipQueries {
     );
     if (!check?.usable || check.fields === null) return null;
     const rows: TransitionRow[] = await this.dataSource.query(
-      `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint ORDER BY t.seq, t.ordinal`,
-      [objectId, lastSeq],
+      `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint AND t.fields_v1_path = $3
+       ORDER BY t.seq, t.ordinal`,
+      [objectId, lastSeq, fieldsV1Path],
     );
     return { transitions: rows.map(transitionFromRow), fields: decodeOwnedFields(check.fields) };
   }
