@@ -15,7 +15,7 @@ import { loadConfig } from '../libs/config/src/index.js';
 import type { AsOf } from '../libs/audit/src/index.js';
 import { createDataSource, EventAppender, OwnershipProjector, OwnershipQueries } from '../libs/store/src/index.js';
 import { createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
-import { cpuSeconds, deploymentStream, heapMiB, machine, peakRssMiB } from './bench-support.js';
+import { cpuSeconds, deploymentStream, heapMiB, machine, pct, peakRssMiB } from './bench-support.js';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const { values: args } = parseArgs({
@@ -34,8 +34,6 @@ const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 /** Round r is observed at 10:00 + r minutes: `at=` times fall between rounds. */
 const roundTime = (round: number) => new Date(Date.UTC(2026, 10, 21, 10, round, 30)).toISOString();
-
-const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 async function main(): Promise<void> {
   log(`${machine()}; objects=${OBJECTS} rounds=${ROUNDS} clients=${CLIENTS} requests=${REQUESTS}`);

@@ -14,7 +14,8 @@ export interface Stats {
   readonly opsPerSec: number;
 }
 
-function pct(sorted: Float64Array, p: number): number {
+/** The `p` quantile (0–1) of ascending samples. */
+export function pct(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
