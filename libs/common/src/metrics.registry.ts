@@ -26,6 +26,32 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly laneStuck = new Gauge({
+    name: 'ssa_audit_lane_stuck',
+    help: '1 while a queue lane retries a transient failure (the database or Redis away); its later jobs wait',
+    labelNames: ['lane'] as const,
+    registers: [this.registry],
+  });
+
+  readonly queueLost = new Counter({
+    name: 'ssa_audit_queue_lost_total',
+    help: 'Times the queue state was found lost (Redis restarted empty, flushed, or failed over) and healed',
+    registers: [this.registry],
+  });
+
+  readonly deadLetters = new Counter({
+    name: 'ssa_audit_dead_letters_total',
+    help: 'Observations that could never be stored (a permanent error), recorded in the dead_letters table',
+    registers: [this.registry],
+  });
+
+  readonly clusterDiscontinuities = new Counter({
+    name: 'ssa_audit_cluster_discontinuities_total',
+    help: 'Times a cluster went back in time or was replaced (another kube-system uid): every resource relisted with gap-fill',
+    labelNames: ['cluster', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobs = new Counter({
     name: 'ssa_audit_jobs_total',
     help: 'Jobs handled, by queue and outcome',

@@ -4,6 +4,8 @@ export { EventAppender, type AppendResult, type AffectedObject } from './events/
 export { EventReader, type StoredEvent } from './events/event-reader.js';
 export { CheckpointRepository } from './events/checkpoint.repository.js';
 export { LiveObjectsRepository, type LiveObject } from './watch/live-objects.repository.js';
+export { WatchPositionRepository, type StoredWatchPositions } from './watch/watch-position.repository.js';
+export { DeadLetterRepository, type DeadLetter, type DeadLetterInput } from './dead-letters/dead-letter.repository.js';
 export { ApiSchemaRepository, type ApiSchemaDocument, type ApiSchemaFormat } from './schemas/api-schema.repository.js';
 export { START_POSITION, type EventPosition } from './events/event-position.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';

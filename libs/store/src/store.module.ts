@@ -9,6 +9,8 @@ import { OwnershipProjector } from './projections/ownership-projector.js';
 import { OwnershipQueries } from './projections/ownership-queries.js';
 import { LiveObjectsRepository } from './watch/live-objects.repository.js';
 import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
+import { DeadLetterRepository } from './dead-letters/dead-letter.repository.js';
+import { WatchPositionRepository } from './watch/watch-position.repository.js';
 
 /** Injection token of the open {@link Database}. */
 export const DATABASE = Symbol('DATABASE');
@@ -34,8 +36,10 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
     { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(ds(db)), inject: [DATABASE] },
     { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(ds(db)), inject: [DATABASE] },
     { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },
+    { provide: DeadLetterRepository, useFactory: (db: Database) => new DeadLetterRepository(ds(db)), inject: [DATABASE] },
+    { provide: WatchPositionRepository, useFactory: (db: Database) => new WatchPositionRepository(ds(db)), inject: [DATABASE] },
   ],
-  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipProjector, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository],
+  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipProjector, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository, DeadLetterRepository, WatchPositionRepository],
 })
 export class StoreModule implements OnApplicationShutdown {
   /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */

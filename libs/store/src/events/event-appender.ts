@@ -1,11 +1,12 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { CaptureConfig } from '../../../config/src/index.js';
-import type { Observation } from '../../../common/src/index.js';
+import type { Observation, WatchCheckpoint } from '../../../common/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { encodeBody, type Body } from '../ingest/body.util.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
 import { fixedSlice, packBytes, packedSlice } from '../ingest/packed-bytes.util.js';
+import { WatchPositionRepository } from '../watch/watch-position.repository.js';
 
 const HASH_BYTES = 32;
 const NO_HASH = Buffer.alloc(HASH_BYTES);
@@ -61,16 +62,27 @@ const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
  */
 export class EventAppender {
   private readonly clusterIds = new Map<string, number>();
+  private readonly positions: WatchPositionRepository;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly capture: CaptureConfig,
-  ) {}
+  ) {
+    this.positions = new WatchPositionRepository(dataSource);
+  }
 
-  async append(observations: readonly Observation[]): Promise<AppendResult> {
+  /**
+   * Appends the observations and, in the same transaction, the watcher's `checkpoint` they end
+   * (so a resume position never claims an observation that did not commit).
+   */
+  async append(observations: readonly Observation[], checkpoint?: WatchCheckpoint): Promise<AppendResult> {
     const prepared = observations.map((o) => prepareObservation(o, this.capture));
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
-    const result = await inTransaction(this.dataSource, (q) => this.appendIn(q, prepared, clusterIds));
+    const result = await inTransaction(this.dataSource, async (q) => {
+      const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [] };
+      if (checkpoint) await this.positions.write(q, checkpoint);
+      return r;
+    });
     const committed = Date.now();
     const { newObservedAt, ...counts } = result;
     return { ...counts, lagsSeconds: newObservedAt.map((t) => (committed - t) / 1000) };
