@@ -11,6 +11,9 @@ const USAGE = `usage: node dist/apps/main.js [all|api|worker|watcher|migrate]
   watcher  cluster watcher only   (npm run start:watcher)
   migrate  run migrations, create partitions, exit (npm run migrate)`;
 
+/** Under Kubernetes' default terminationGracePeriodSeconds (30), so the process exits before SIGKILL. */
+const STOP_DEADLINE_MS = 25_000;
+
 async function main(argv: readonly string[]): Promise<number> {
   const command = argv[0] ?? 'all';
   if (argv.length > 1 || !['all', 'migrate', ...ROLES].includes(command)) {
@@ -37,16 +40,17 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const started = await startApplication(config, { roles, migrate: command === 'all', logger });
   const running = { close: async () => (await started.close(), await sandbox?.close()) };
-  // Graceful stop: workers finish their current job, then the queue and the database close.
+  // Graceful stop within a pod's default grace period (30 s): the watcher flushes (≤ 10 s), workers
+  // finish their current job (≤ WORKER_STOP_TIMEOUT_MS, else it is handed over), then the database closes.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
     const force = setTimeout(() => {
-      logger.error({ signal }, 'did not stop within 30 s; exiting');
+      logger.error({ signal }, `did not stop within ${STOP_DEADLINE_MS / 1000} s; exiting`);
       process.exit(1);
-    }, 30_000);
+    }, STOP_DEADLINE_MS);
     force.unref();
     running.close().then(
       () => {

@@ -123,7 +123,7 @@ describe('the built service', () => {
       const url = `http://127.0.0.1:${port}`;
       await waitFor('/readyz', () => ready(url), 60_000, 200);
       const ready_ = (await (await fetch(`${url}/readyz`)).json()) as { checks: unknown };
-      expect(ready_.checks).toEqual({ database: { status: 'ok', kind: 'postgres' }, queue: { status: 'ok', kind: 'bullmq' } });
+      expect(ready_.checks).toEqual({ database: { status: 'ok', kind: 'postgres' }, queue: { status: 'ok', kind: 'bullmq' }, lanes: { status: 'ok', kind: 'ingest lanes' } });
 
       const config = ctx.config();
       const driver = new BullMqQueueDriver({ redisUrl: ctx.redisUrl, prefix: ctx.prefix, ingestShards: config.queue.ingestShards, attempts: 1, lockDurationMs: 30_000 }, createLogger('silent'));

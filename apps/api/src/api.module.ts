@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { DeadLettersController } from './dead-letters.controller.js';
 import { ErrorFilter } from './error.filter.js';
 import { EventStreamService } from './event-stream.service.js';
 import { EventsController } from './events.controller.js';
@@ -25,6 +26,7 @@ import { createValidationPipe } from './validation.pipe.js';
     SimulateController,
     EventsController,
     ReplaysController,
+    DeadLettersController,
   ],
   providers: [
     ReadinessService,

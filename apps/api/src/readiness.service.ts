@@ -4,7 +4,7 @@ import { QUEUE_DRIVER, type QueueDriver } from '../../../libs/queue/src/index.js
 
 export interface ReadinessReport {
   readonly status: 'ok' | 'unavailable';
-  readonly checks: Record<'database' | 'queue', { status: 'ok' | 'down'; kind: string; error?: string }>;
+  readonly checks: Record<'database' | 'queue' | 'lanes', { status: 'ok' | 'down'; kind: string; error?: string }>;
 }
 
 const TIMEOUT_MS = 2000;
@@ -29,10 +29,16 @@ export class ReadinessService {
         return { status: 'down' as const, kind, error: (e as Error).message };
       }
     };
-    const [database, queue] = await Promise.all([
+    const [database, queue, lanes] = await Promise.all([
       probe(this.db.kind, () => this.db.dataSource.query('SELECT 1')),
       probe(this.queue.kind, () => this.queue.ping()),
+      // A lane retrying a transient failure holds every later change of its objects back.
+      probe('ingest lanes', async () => {
+        const stuck = await this.queue.stuckLanes();
+        if (stuck.length > 0) throw new Error(stuck.map((l) => `${l.lane} stuck since ${l.since}: ${l.error}`).join('; '));
+      }),
     ]);
-    return { status: database.status === 'ok' && queue.status === 'ok' ? 'ok' : 'unavailable', checks: { database, queue } };
+    const ok = database.status === 'ok' && queue.status === 'ok' && lanes.status === 'ok';
+    return { status: ok ? 'ok' : 'unavailable', checks: { database, queue, lanes } };
   }
 }

@@ -15,15 +15,27 @@ import {
   type KubeClient,
   type WatchSink,
 } from '../../../libs/kube/src/index.js';
-import type { WatchPositionStore } from '../../../libs/queue/src/index.js';
+import type { Checkpoint } from '../../../libs/queue/src/index.js';
 import { ObservationBatcher } from './observation-batcher.js';
 
 const hashOf = (document: unknown): string => sha256Hex(JSON.stringify(document));
 
+/** Resume positions as the store holds them (see WatchPositionRepository). */
+export interface StoredPositions {
+  readonly positions: Map<string, string>;
+  readonly maxFlush: bigint;
+  readonly otherIdentity: string | null;
+}
+
 export interface ClusterWatcherPorts {
-  enqueue(observations: readonly Observation[]): Promise<unknown>;
+  enqueue(observations: readonly Observation[], checkpoint?: Checkpoint): Promise<unknown>;
   queueDepth(): Promise<number>;
-  readonly positions: WatchPositionStore;
+  /** The positions every ingest lane has committed, for the cluster under this identity. */
+  loadPositions(cluster: string, clusterUid: string): Promise<StoredPositions>;
+  /** The cluster's identity: the kube-system namespace's uid ('' when it cannot be read). */
+  clusterIdentity(): Promise<string>;
+  /** Calls back when the queue's state was lost (jobs may be gone): every resource is relisted. */
+  onQueueLost(listener: (reason: string) => void): () => void;
   liveObjects(cluster: string, group: string, resource: string): Promise<readonly KnownObject[]>;
   /** Hands downloaded OpenAPI documents to the schema job; `paths` are all the cluster serves now. */
   storeSchemas(cluster: string, documents: SchemaDocument[], paths: readonly string[]): Promise<void>;
@@ -36,6 +48,8 @@ export interface SchemaDocument {
 }
 
 const CRDS = 'customresourcedefinitions.apiextensions.k8s.io';
+/** At most one checkpoint of resume positions this often (one small transaction per ingest lane). */
+const CHECKPOINT_EVERY_MS = 1_000;
 /** A resource that left discovery keeps its watch this long, so the DELETED events of its objects arrive. */
 const REMOVAL_GRACE_MS = 2_000;
 
@@ -58,6 +72,10 @@ export class ClusterWatcher {
   private leading = false;
   private startedAt = 0;
   private syncedReported = false;
+  /** The next session lists every resource afresh (gap-fill against the store) instead of resuming. */
+  private relistNext = false;
+  private restarting: Promise<void> | undefined;
+  private unsubscribe: (() => void) | undefined;
   private readonly log: Logger;
 
   constructor(
@@ -97,14 +115,36 @@ export class ClusterWatcher {
   }
 
   start(): void {
+    this.unsubscribe = this.ports.onQueueLost((reason) => {
+      this.metrics.clusterDiscontinuities.inc({ cluster: this.cluster, reason: 'queue-lost' });
+      void this.restart(`the queue was lost (${reason})`);
+    });
     if (this.elector) this.elector.start();
     else void this.startSession();
   }
 
   /** Graceful: flushes, and hands the lease back so a standby takes over at once. */
   async stop(): Promise<void> {
+    this.unsubscribe?.();
+    await this.restarting;
     if (this.elector) await this.elector.stop(true);
     else await this.stopSession(true);
+  }
+
+  /**
+   * Ends the session (flushing what it buffered) and starts one that lists every resource again and
+   * diffs it with the store: what vanished is recorded deleted, what is new added, what changed
+   * modified, all marked gap-fill. Used when jobs may be lost or the cluster went back in time.
+   */
+  private restart(why: string): Promise<void> {
+    this.restarting ??= (async () => {
+      if (!this.session) return;
+      this.log.error({ why }, 'relisting every resource with gap-fill against the store');
+      await this.stopSession(true);
+      this.relistNext = true;
+      this.startSession();
+    })().finally(() => (this.restarting = undefined));
+    return this.restarting;
   }
 
   private startSession(): void {
@@ -136,17 +176,27 @@ export class ClusterWatcher {
 
   private async runSession(signal: AbortSignal): Promise<void> {
     const w = this.config.watcher;
+    const identity = await this.retry(() => this.ports.clusterIdentity(), signal, 'reading the cluster identity');
+    const stored = await this.retry(() => this.ports.loadPositions(this.cluster, identity), signal, 'loading resume positions');
+    const relist = this.relistNext;
+    this.relistNext = false;
+    if (stored.otherIdentity !== null && stored.positions.size === 0) {
+      this.metrics.clusterDiscontinuities.inc({ cluster: this.cluster, reason: 'identity' });
+      this.log.error({ identity, previous: stored.otherIdentity }, 'another cluster answers behind this name (kube-system uid changed): listing everything and recording the difference with the store');
+    }
+    const positions = relist ? new Map<string, string>() : stored.positions;
+    const now = BigInt(Date.now()) * 1000n;
     const batcher = new ObservationBatcher(
       this.cluster,
       { batchSize: w.batchSize, batchDelayMs: w.batchDelayMs, maxQueueDepth: w.maxQueueDepth, settleTimeoutMs: w.settleTimeoutMs },
       {
-        enqueue: (o) => this.ports.enqueue(o),
+        enqueue: (o, checkpoint) => this.ports.enqueue(o, checkpoint),
         queueDepth: () => this.ports.queueDepth(),
-        positions: this.ports.positions,
         onEnqueued: (n) => this.metrics.watchObservationsEnqueued.inc({ cluster: this.cluster }, n),
         onQueueDepth: (d) => this.metrics.watchQueueDepth.set(d),
       },
       this.log,
+      { clusterUid: identity, firstFlush: now > stored.maxFlush ? now : stored.maxFlush + 1n, everyMs: CHECKPOINT_EVERY_MS },
     );
     this.batcher = batcher;
     const sink: WatchSink = {
@@ -157,13 +207,20 @@ export class ClusterWatcher {
       },
       settle: () => batcher.settle(),
     };
-    const positions = await this.retry(() => this.ports.positions.load(this.cluster), signal, 'loading resume positions');
+    // Jobs of the last session still queued go in before the relist is diffed with the store.
+    if (relist) await batcher.settle();
     this.schemaHashes = new Map();
     let schemasDue = true;
     while (!signal.aborted) {
       try {
         const resources = selectResources(await discoverResources(this.client, signal), this.config.resources.include, this.config.resources.exclude);
         if (signal.aborted) break;
+        const current = await this.ports.clusterIdentity();
+        if (current !== identity && current !== '') {
+          this.metrics.clusterDiscontinuities.inc({ cluster: this.cluster, reason: 'identity' });
+          setImmediate(() => void this.restart(`another cluster answers behind this name (kube-system uid ${identity} → ${current})`));
+          break;
+        }
         await this.reconcile(resources, positions, sink);
         this.discovered = true;
         this.reportSynced();
@@ -227,7 +284,7 @@ export class ClusterWatcher {
       this.watches.delete(key);
       this.log.info({ resource: key, version: watch.resource.version }, r ? 'preferred version changed: rewatching' : 'resource no longer served: stopping its watch');
       const stopping = r ? watch.stop() : sleep(REMOVAL_GRACE_MS, this.session?.signal).then(() => watch.stop());
-      if (!r) void stopping.then(() => this.ports.positions.remove(this.cluster, key)).catch(() => undefined);
+      if (!r) void stopping.then(() => this.batcher?.forget(key)).catch(() => undefined);
       else await stopping;
       positions.delete(key);
     }

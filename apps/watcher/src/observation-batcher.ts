@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Observation } from '../../../libs/common/src/index.js';
 import { Backoff, resourceKey, sleep, type ApiResource, type WatchSink } from '../../../libs/kube/src/index.js';
-import type { WatchPositionStore } from '../../../libs/queue/src/index.js';
+import type { Checkpoint } from '../../../libs/queue/src/index.js';
 
 export interface BatcherOptions {
   readonly batchSize: number;
@@ -10,11 +10,21 @@ export interface BatcherOptions {
   readonly settleTimeoutMs: number;
 }
 
+/** Where the checkpoints of this batcher's session start and how often one goes out. */
+export interface CheckpointOptions {
+  /** The cluster's identity the positions belong to (kube-system's uid). */
+  readonly clusterUid: string;
+  /** The first checkpoint's number: above every checkpoint stored for the cluster. */
+  readonly firstFlush: bigint;
+  /** At most one checkpoint this often (each costs one small transaction per ingest lane). */
+  readonly everyMs: number;
+}
+
 export interface BatcherPorts {
-  enqueue(observations: readonly Observation[]): Promise<unknown>;
+  /** Enqueues observations and, when given, the checkpoint they end (committed with them, lane by lane). */
+  enqueue(observations: readonly Observation[], checkpoint?: Checkpoint): Promise<unknown>;
   /** Ingest jobs waiting or running. */
   queueDepth(): Promise<number>;
-  readonly positions: WatchPositionStore;
   onEnqueued?(count: number): void;
   onQueueDepth?(depth: number): void;
 }
@@ -22,12 +32,18 @@ export interface BatcherPorts {
 /**
  * The watch streams of one cluster → ingest jobs: observations are buffered and enqueued when the
  * buffer holds `batchSize` or its oldest entry is `batchDelayMs` old; a push waits while a flush is due
- * and while the queue is deeper than `maxQueueDepth` (backpressure up to the sockets). After each
- * enqueue the resume positions it covers are saved, never before: a crash replays, it never skips.
+ * and while the queue is deeper than `maxQueueDepth` (backpressure up to the sockets). The resume
+ * positions travel with the jobs as a checkpoint (at most every `everyMs`), which the ingest commits
+ * in the same transaction as the observations before it: a stored position never claims more than
+ * what is stored, whatever happens to the queue. A crash or a lost queue replays; it never skips.
  */
 export class ObservationBatcher implements WatchSink {
   private buffer: Observation[] = [];
-  private positions = new Map<string, string>();
+  private positions = new Map<string, string | null>();
+  /** Positions flushed but not yet sent in a checkpoint. */
+  private unsent = new Map<string, string | null>();
+  private nextFlush: bigint;
+  private lastCheckpointAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   /** Flushes queued or running: a push waits only when a second one would start (one overlaps with filling). */
@@ -40,7 +56,10 @@ export class ObservationBatcher implements WatchSink {
     private readonly options: BatcherOptions,
     private readonly ports: BatcherPorts,
     private readonly logger: Logger,
-  ) {}
+    private readonly checkpoints: CheckpointOptions = { clusterUid: '', firstFlush: 1n, everyMs: 1000 },
+  ) {
+    this.nextFlush = checkpoints.firstFlush;
+  }
 
   async push(resource: ApiResource, observations: readonly Observation[], position?: string): Promise<void> {
     if (this.closing.signal.aborted) throw new Error('watcher is stopping');
@@ -52,17 +71,33 @@ export class ObservationBatcher implements WatchSink {
     } else this.timer ??= setTimeout(() => void this.flush(), this.options.batchDelayMs);
   }
 
-  /** Enqueues what is buffered (in order after any flush under way). */
-  flush(): Promise<void> {
+  /** Forgets a resource that is no longer served (a deleted CRD): if it comes back, it is listed afresh. */
+  forget(resource: string): void {
+    this.positions.set(resource, null);
+    this.timer ??= setTimeout(() => void this.flush(), this.options.batchDelayMs);
+  }
+
+  /**
+   * Enqueues what is buffered (in order after any flush under way), with a checkpoint of the positions
+   * seen so far when one is due (`final`: always, when there is any).
+   */
+  flush(final = false): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.buffer;
-    const positions = this.positions;
+    for (const [k, v] of this.positions) this.unsent.set(k, v);
     this.buffer = [];
     this.positions = new Map();
-    if (batch.length === 0 && positions.size === 0) return this.chain;
+    let checkpoint: Checkpoint | undefined;
+    const wait = this.lastCheckpointAt + this.checkpoints.everyMs - Date.now();
+    if (this.unsent.size > 0 && (final || wait <= 0)) {
+      checkpoint = { cluster: this.cluster, clusterUid: this.checkpoints.clusterUid, flush: String(this.nextFlush++), positions: Object.fromEntries(this.unsent) };
+      this.unsent = new Map();
+      this.lastCheckpointAt = Date.now();
+    } else if (this.unsent.size > 0) this.timer = setTimeout(() => void this.flush(), wait);
+    if (batch.length === 0 && !checkpoint) return this.chain;
     this.inFlight++;
-    this.chain = this.chain.then(() => this.send(batch, positions)).finally(() => this.inFlight--);
+    this.chain = this.chain.then(() => this.send(batch, checkpoint)).finally(() => this.inFlight--);
     return this.chain;
   }
 
@@ -83,7 +118,7 @@ export class ObservationBatcher implements WatchSink {
   /** Flushes what is buffered (for at most `timeoutMs`: an unreachable queue must not block shutdown), then refuses more. */
   async close(timeoutMs = 10_000): Promise<void> {
     const timer = new AbortController();
-    await Promise.race([this.flush(), sleep(timeoutMs, timer.signal)]);
+    await Promise.race([this.flush(true), sleep(timeoutMs, timer.signal)]);
     timer.abort();
     this.closing.abort();
   }
@@ -93,6 +128,7 @@ export class ObservationBatcher implements WatchSink {
     clearTimeout(this.timer);
     this.buffer = [];
     this.positions = new Map();
+    this.unsent = new Map();
     this.closing.abort();
   }
 
@@ -106,17 +142,14 @@ export class ObservationBatcher implements WatchSink {
     return d;
   }
 
-  private async send(batch: Observation[], positions: Map<string, string>): Promise<void> {
+  private async send(batch: Observation[], checkpoint: Checkpoint | undefined): Promise<void> {
     const backoff = new Backoff(200, 10_000);
     while (!this.closing.signal.aborted) {
       try {
         while ((await this.depth()) > this.options.maxQueueDepth && !this.closing.signal.aborted) await sleep(100, this.closing.signal);
-        if (batch.length > 0) {
-          await this.ports.enqueue(batch);
-          this.ports.onEnqueued?.(batch.length);
-          batch = [];
-        }
-        await this.ports.positions.save(this.cluster, positions);
+        // Job ids are deterministic: a retry after a partial add adds only what is missing.
+        await this.ports.enqueue(batch, checkpoint);
+        this.ports.onEnqueued?.(batch.length);
         return;
       } catch (e) {
         const delay = backoff.next();

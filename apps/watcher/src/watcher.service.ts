@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
 import { loadClusters, type KubeClient } from '../../../libs/kube/src/index.js';
-import { IngestProducer, QUEUE_DRIVER, SchemaProducer, createWatchPositionStore, type QueueDriver, type WatchPositionStore } from '../../../libs/queue/src/index.js';
-import { LiveObjectsRepository } from '../../../libs/store/src/index.js';
+import { IngestProducer, QUEUE_DRIVER, SchemaProducer, type QueueDriver } from '../../../libs/queue/src/index.js';
+import { LiveObjectsRepository, WatchPositionRepository } from '../../../libs/store/src/index.js';
 import { ClusterWatcher } from './cluster-watcher.js';
 
 /** Readiness of the watcher role, per cluster. */
@@ -19,12 +19,12 @@ export interface WatcherStatus {
  * The watcher role: one {@link ClusterWatcher} per configured cluster, and a small HTTP endpoint of its
  * own (`/healthz`, `/readyz` — 503 while initial lists run — and `/metrics`), since the role may run
  * without the API. It writes nothing to the database: it enqueues observations (and the OpenAPI
- * documents it downloads, for the schema job) and keeps its resume positions beside the queue.
+ * documents it downloads, for the schema job). Its resume positions travel with the ingest jobs and
+ * are committed with the events (WatchPositionRepository); it only reads them back.
  */
 @Injectable()
 export class WatcherService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private watchers: ClusterWatcher[] = [];
-  private positions: WatchPositionStore | undefined;
   private server: Server | undefined;
 
   constructor(
@@ -34,6 +34,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
     @Inject(IngestProducer) private readonly producer: IngestProducer,
     @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
     @Inject(LiveObjectsRepository) private readonly live: LiveObjectsRepository,
+    @Inject(WatchPositionRepository) private readonly positions: WatchPositionRepository,
     @Inject(SchemaProducer) private readonly schemas: SchemaProducer,
   ) {}
 
@@ -56,17 +57,17 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
     const log = this.logger.child({ component: 'watcher' });
     const clients: KubeClient[] = loadClusters(this.config.kube);
     if (clients.length === 0) log.warn('no cluster configured (no KUBECONFIG, no ~/.kube/config, not in a pod): watching nothing');
-    this.positions = createWatchPositionStore(this.config.queue);
-    const positions = this.positions;
     this.watchers = clients.map(
       (client) =>
         new ClusterWatcher(
           client,
           this.config,
           {
-            enqueue: (o) => this.producer.enqueue(o),
+            enqueue: (o, checkpoint) => this.producer.enqueue(o, checkpoint),
             queueDepth: () => this.driver.pending('ingest'),
-            positions,
+            loadPositions: (cluster, uid) => this.positions.load(cluster, uid, this.config.queue.ingestShards),
+            clusterIdentity: () => clusterIdentity(client),
+            onQueueLost: (listener) => this.driver.onQueueLost(listener),
             liveObjects: (c, g, r) => this.live.liveObjects(c, g, r),
             storeSchemas: (c, documents, paths) => this.schemas.enqueue(c, documents, paths),
           },
@@ -82,7 +83,6 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
   // Before the queue closes (QueueModule closes it in its own beforeApplicationShutdown, registered earlier).
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.watchers.map((w) => w.stop()));
-    await this.positions?.close();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server?.closeAllConnections();
   }
@@ -113,5 +113,17 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
       });
       this.server!.listen(this.config.watcher.port, '0.0.0.0', () => resolve());
     });
+  }
+}
+
+// TODO(merge): replaced by libs/kube's clusterIdentity.
+async function clusterIdentity(client: KubeClient): Promise<string> {
+  try {
+    const ns = await client.json<{ metadata?: { uid?: string } }>('/api/v1/namespaces/kube-system');
+    return ns.metadata?.uid ?? '';
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    if (status === 403 || status === 404) return '';
+    throw e;
   }
 }

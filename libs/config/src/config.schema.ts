@@ -71,6 +71,8 @@ export const envSchema = z.object({
   INGEST_BATCH_SIZE: int(1, 10000, 500),
   JOB_ATTEMPTS: int(1, 100, 5),
   JOB_LOCK_DURATION_MS: int(1000, 600000, 30000),
+  QUEUE_EPOCH_CHECK_MS: int(100, 60000, 1000),
+  WORKER_STOP_TIMEOUT_MS: int(0, 60000, 10000),
   KUBECONFIG: z.preprocess(unset, z.string().default('').transform((s) => s.split(':').filter((x) => x !== ''))),
   KUBE_CONTEXTS: list(/^[^\s,]+$/, 'a context name', ''),
   RESOURCES_INCLUDE: list(RESOURCE_PATTERN, 'a resource pattern like "deployments.apps", "pods" or "*.example.com"', '*'),

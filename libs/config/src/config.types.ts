@@ -19,10 +19,14 @@ export interface QueueConfig {
   readonly ingestShards: number;
   /** Most observations in one ingest job (one transaction). */
   readonly ingestBatchSize: number;
-  /** Delivery attempts of a job before it is parked as failed. */
+  /** Tries of a job that fails for a non-transient reason (transient failures are retried without limit). */
   readonly attempts: number;
   /** A job whose worker stops renewing its lock for this long is handed to another worker. */
   readonly lockDurationMs: number;
+  /** How often the queue's epoch marker in Redis is checked (a lost queue is detected within this). */
+  readonly epochCheckMs: number;
+  /** A stopping worker waits this long for its running jobs, then leaves them to be handed over. */
+  readonly closeTimeoutMs: number;
 }
 
 /** A resource selector in kubectl's `resource.group` form; `*` matches any run of characters. */

@@ -33,6 +33,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       ingestBatchSize: e.INGEST_BATCH_SIZE,
       attempts: e.JOB_ATTEMPTS,
       lockDurationMs: e.JOB_LOCK_DURATION_MS,
+      epochCheckMs: e.QUEUE_EPOCH_CHECK_MS,
+      closeTimeoutMs: e.WORKER_STOP_TIMEOUT_MS,
     },
     kube: { kubeconfig: e.KUBECONFIG, contexts: e.KUBE_CONTEXTS, inCluster: e.KUBERNETES_SERVICE_HOST !== undefined },
     resources: { include: e.RESOURCES_INCLUDE, exclude: e.RESOURCES_EXCLUDE },

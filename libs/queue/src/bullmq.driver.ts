@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { assertHandlers } from './assert-handlers.js';
-import { runWithRetries } from './run-with-retries.js';
-import { physicalQueues, type JobName, type QueueName } from './queue.constants.js';
-import type { JobRequest, JobState, JobStatus, QueueDriver, QueueProcessor } from './queue-driver.types.js';
+import { JobAbandonedError, runWithRetries, type LaneHealthListener } from './run-with-retries.js';
+import { QUEUE_NAMES, physicalQueues, type JobName, type QueueName } from './queue.constants.js';
+import type { JobRequest, JobState, JobStatus, QueueDriver, QueueProcessor, StuckLane } from './queue-driver.types.js';
+import type { QueueHealthListener } from './queue-health.listener.js';
 
 export interface BullMqOptions {
   readonly redisUrl: string;
@@ -12,7 +14,14 @@ export interface BullMqOptions {
   readonly ingestShards: number;
   readonly attempts: number;
   readonly lockDurationMs: number;
+  /** How often the queue's epoch marker is checked (a lost queue is detected within this). */
+  readonly epochCheckMs?: number;
+  /** A graceful close waits this long for running jobs, then leaves them to be handed over. */
+  readonly closeTimeoutMs?: number;
 }
+
+/** A stuck-lane report lives this long unless the retrying worker renews it (a dead worker's report expires). */
+const STUCK_REPORT_TTL_S = 30;
 
 /**
  * BullMQ on Redis. Every physical queue runs with a global concurrency of 1 across all workers, so
@@ -26,13 +35,108 @@ export class BullMqQueueDriver implements QueueDriver {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
   private workerConnections: Redis[] = [];
+  /** Lanes this process consumes and the schedules it made: what it restores when the queue was lost. */
+  private readonly consumedLanes: string[] = [];
+  private readonly schedules: { queue: QueueName; request: Omit<JobRequest, 'id'>; everyMs: number }[] = [];
+  private readonly lostListeners = new Set<(reason: string) => void>();
+  private readonly closing = new AbortController();
+  private epoch: string | undefined;
+  private epochCheck: Promise<void> | undefined;
+  private epochTimer: NodeJS.Timeout | undefined;
+  private readonly health: LaneHealthListener;
 
   constructor(
     private readonly options: BullMqOptions,
     private readonly logger: Logger,
+    private readonly listener: QueueHealthListener = {},
   ) {
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
     this.connection.on('error', (err) => this.logger.warn({ err }, 'redis connection error'));
+    this.health = {
+      stuck: (lane, error, attempts) => {
+        this.listener.laneStuck?.(lane, true);
+        const report = JSON.stringify({ since: new Date().toISOString(), error: error instanceof Error ? error.message : String(error), attempts });
+        // Renewed on every further failure (each try reports again after the first): see the loop below.
+        void this.connection.set(this.stuckKey(lane), report, 'EX', STUCK_REPORT_TTL_S, 'NX').catch(() => undefined);
+        void this.connection.expire(this.stuckKey(lane), STUCK_REPORT_TTL_S).catch(() => undefined);
+      },
+      recovered: (lane) => {
+        this.listener.laneStuck?.(lane, false);
+        void this.connection.del(this.stuckKey(lane)).catch(() => undefined);
+      },
+    };
+  }
+
+  private stuckKey(lane: string): string {
+    return `${this.options.prefix}:lane-stuck:${lane}`;
+  }
+
+  private get epochKey(): string {
+    return `${this.options.prefix}:epoch`;
+  }
+
+  /**
+   * The queue's epoch marker: a random id written once into Redis and remembered. Redis restarted
+   * empty, flushed, or a failover to a replica that never saw it: the marker is gone or different,
+   * so jobs may have been lost. The driver then restores what it keeps in Redis itself (lane
+   * concurrency, schedules), adopts a new marker, and tells the listeners (the watcher relists).
+   */
+  private checkEpoch(): Promise<void> {
+    this.epochCheck ??= (async () => {
+      const current = await this.connection.get(this.epochKey);
+      if (current !== null && current === this.epoch) return;
+      if (current === null) await this.connection.set(this.epochKey, randomUUID(), 'NX');
+      const adopted = current ?? (await this.connection.get(this.epochKey)) ?? undefined;
+      const lost = this.epoch !== undefined;
+      this.epoch = adopted;
+      if (!lost) return;
+      const reason = current === null ? 'the epoch marker is gone (Redis restarted empty or was flushed)' : 'the epoch marker changed (a failover, or another process found the queue lost first)';
+      this.logger.error({ reason, prefix: this.options.prefix }, 'queue state lost: restoring lane concurrency and schedules; the watcher relists');
+      this.listener.queueLost?.();
+      await this.restore();
+      for (const l of this.lostListeners) l(reason);
+    })().finally(() => (this.epochCheck = undefined));
+    return this.epochCheck;
+  }
+
+  private async restore(): Promise<void> {
+    for (const lane of this.consumedLanes) await this.queue(lane).setGlobalConcurrency(1);
+    for (const s of this.schedules) await this.upsertSchedule(s.queue, s.request, s.everyMs);
+  }
+
+  private startEpochWatch(): void {
+    if (this.epochTimer || this.closing.signal.aborted) return;
+    const every = this.options.epochCheckMs ?? 1000;
+    const tick = () => {
+      this.checkEpoch()
+        .catch((err: unknown) => this.logger.warn({ err }, 'queue epoch check failed'))
+        .finally(() => {
+          if (!this.closing.signal.aborted) this.epochTimer = setTimeout(tick, every);
+        });
+    };
+    this.epochTimer = setTimeout(tick, 0);
+  }
+
+  onQueueLost(listener: (reason: string) => void): () => void {
+    this.lostListeners.add(listener);
+    this.startEpochWatch();
+    return () => this.lostListeners.delete(listener);
+  }
+
+  async stuckLanes(): Promise<StuckLane[]> {
+    const lanes = QUEUE_NAMES.flatMap((q) => physicalQueues(q, this.options.ingestShards));
+    const values = await this.connection.mget(lanes.map((l) => this.stuckKey(l)));
+    const stuck: StuckLane[] = [];
+    values.forEach((v, i) => {
+      if (v === null) return;
+      try {
+        const r = JSON.parse(v) as { since?: string; error?: string };
+        stuck.push({ lane: lanes[i]!, since: r.since ?? '', error: r.error ?? '' });
+      } catch {
+        stuck.push({ lane: lanes[i]!, since: '', error: v });
+      }
+    });
+    return stuck;
   }
 
   async add(queue: QueueName, jobs: readonly JobRequest[]): Promise<void> {
@@ -62,21 +166,35 @@ export class BullMqQueueDriver implements QueueDriver {
 
   async consume(processors: readonly QueueProcessor[]): Promise<void> {
     assertHandlers(processors, [...new Set(processors.map((p) => p.queue))]);
+    await this.checkEpoch();
+    this.startEpochWatch();
     for (const p of processors) {
       for (const lane of physicalQueues(p.queue, this.options.ingestShards)) {
+        this.consumedLanes.push(lane);
         await this.queue(lane).setGlobalConcurrency(1);
         const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
         connection.on('error', (err) => this.logger.warn({ err }, 'redis connection error'));
         this.workerConnections.push(connection);
         const worker = new Worker(
           lane,
-          (job: Job) =>
-            runWithRetries(
-              p,
-              { id: job.id!, name: job.name as JobName, data: job.data, queue: lane, attempt: 1, reportProgress: (progress) => job.updateProgress(progress) },
-              this.options.attempts,
-              this.logger,
-            ),
+          async (job: Job) => {
+            // A queue lost since the last check: restore the lane's global concurrency before running.
+            await this.checkEpoch();
+            try {
+              return await runWithRetries(
+                p,
+                { id: job.id!, name: job.name as JobName, data: job.data, queue: lane, attempt: 1, reportProgress: (progress) => job.updateProgress(progress) },
+                this.options.attempts,
+                this.logger,
+                { signal: this.closing.signal, health: this.health },
+              );
+            } catch (e) {
+              // Stopping while the job waits for its next try: never fail it. It stays active, its lock
+              // expires, and BullMQ hands it back to the head of its lane (a stalled job).
+              if (e instanceof JobAbandonedError) return new Promise<never>(() => undefined);
+              throw e;
+            }
+          },
           {
             connection,
             prefix: this.options.prefix,
@@ -94,6 +212,11 @@ export class BullMqQueueDriver implements QueueDriver {
   }
 
   async schedule(queue: QueueName, request: Omit<JobRequest, 'id'>, everyMs: number): Promise<void> {
+    this.schedules.push({ queue, request, everyMs });
+    await this.upsertSchedule(queue, request, everyMs);
+  }
+
+  private async upsertSchedule(queue: QueueName, request: Omit<JobRequest, 'id'>, everyMs: number): Promise<void> {
     await this.queue(queue).upsertJobScheduler(request.name, { every: everyMs }, { name: request.name, data: request.data });
   }
 
@@ -137,8 +260,27 @@ export class BullMqQueueDriver implements QueueDriver {
     if (pong !== 'PONG') throw new Error(`redis answered ${pong}`);
   }
 
+  /**
+   * Stops within `closeTimeoutMs`: running jobs get that long to finish; a job still running then (or
+   * waiting for its next try) is left active and handed back to its lane when its lock expires.
+   */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    this.closing.abort();
+    clearTimeout(this.epochTimer);
+    const timeout = this.options.closeTimeoutMs ?? 10_000;
+    await Promise.all(
+      this.workers.map(async (w) => {
+        let timer: NodeJS.Timeout | undefined;
+        const graceful = w.close().then(() => true);
+        const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeout)));
+        const done = await Promise.race([graceful, late]);
+        clearTimeout(timer);
+        if (!done) {
+          this.logger.warn({ queue: w.name, timeoutMs: timeout }, 'a job did not finish in time: left to be handed over');
+          await w.close(true).catch(() => undefined);
+        }
+      }),
+    );
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     await Promise.all([...this.workerConnections, this.connection].map((c) => c.quit().catch(() => undefined)));
     this.workerConnections = [];

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { assertHandlers } from './assert-handlers.js';
-import { runWithRetries } from './run-with-retries.js';
+import { JobAbandonedError, runWithRetries, type LaneHealthListener } from './run-with-retries.js';
 import { physicalQueues, type QueueName } from './queue.constants.js';
-import type { JobRequest, JobStatus, QueueDriver, QueueProcessor, ReceivedJob } from './queue-driver.types.js';
+import type { JobRequest, JobStatus, QueueDriver, QueueProcessor, ReceivedJob, StuckLane } from './queue-driver.types.js';
+import type { QueueHealthListener } from './queue-health.listener.js';
 
 interface Lane {
   readonly jobs: ReceivedJob[];
@@ -30,11 +31,35 @@ export class InProcessQueueDriver implements QueueDriver {
   private readonly finished: string[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  private readonly closing = new AbortController();
+  private readonly stuck = new Map<string, StuckLane>();
+  private readonly health: LaneHealthListener;
 
   constructor(
     private readonly options: { ingestShards: number; attempts: number },
     private readonly logger: Logger,
-  ) {}
+    private readonly listener: QueueHealthListener = {},
+  ) {
+    this.health = {
+      stuck: (lane, error) => {
+        if (!this.stuck.has(lane)) this.stuck.set(lane, { lane, since: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) });
+        this.listener.laneStuck?.(lane, true);
+      },
+      recovered: (lane) => {
+        this.stuck.delete(lane);
+        this.listener.laneStuck?.(lane, false);
+      },
+    };
+  }
+
+  async stuckLanes(): Promise<StuckLane[]> {
+    return [...this.stuck.values()];
+  }
+
+  /** Jobs live in this process: the queue is lost only with the process itself. */
+  onQueueLost(): () => void {
+    return () => undefined;
+  }
 
   async add(queue: QueueName, jobs: readonly JobRequest[]): Promise<void> {
     for (const j of jobs) {
@@ -95,6 +120,7 @@ export class InProcessQueueDriver implements QueueDriver {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     for (const t of this.timers) clearInterval(t);
     await Promise.all([...this.lanes.values()].map((l) => l.running));
   }
@@ -135,9 +161,10 @@ export class InProcessQueueDriver implements QueueDriver {
         const status = this.statuses.get(statusKey(queue, job.id));
         if (status) status.state = 'active';
         try {
-          const result = await runWithRetries(processor, job, this.options.attempts, this.logger);
+          const result = await runWithRetries(processor, job, this.options.attempts, this.logger, { signal: this.closing.signal, health: this.health });
           this.finish(queue, job.id, { state: 'completed', result: result === undefined ? null : structuredClone(result) });
         } catch (err) {
+          if (err instanceof JobAbandonedError) break; // stopping: what is queued in memory goes with the process
           this.logger.error({ err, jobId: job.id, queue: name }, 'job failed for good');
           this.finish(queue, job.id, { state: 'failed', failedReason: err instanceof Error ? err.message : String(err) });
         }

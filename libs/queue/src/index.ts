@@ -1,14 +1,15 @@
 export { QUEUE_NAMES, JOB_NAMES, QUEUE_DRIVER, physicalQueues, type QueueName, type JobName } from './queue.constants.js';
 export { jobPayloadSchemas, parsePayload, InvalidJobPayloadError, type JobPayload } from './job-payload.schema.js';
-export type { JobRequest, JobState, JobStatus, QueueDriver, QueueProcessor, ReceivedJob } from './queue-driver.types.js';
+export type { JobRequest, JobState, JobStatus, QueueDriver, QueueProcessor, ReceivedJob, StuckLane } from './queue-driver.types.js';
+export { runWithRetries, JobAbandonedError, STUCK_AFTER_ATTEMPTS, type LaneHealthListener } from './run-with-retries.js';
 export { assertHandlers, MissingJobHandlerError } from './assert-handlers.js';
 export { jobId, shardOf } from './job-id.util.js';
 export { BullMqQueueDriver, deleteQueueKeys } from './bullmq.driver.js';
 export { InProcessQueueDriver } from './in-process.driver.js';
+export type { QueueHealthListener } from './queue-health.listener.js';
 export { createQueueDriver } from './create-queue-driver.js';
-export { IngestProducer } from './ingest.producer.js';
+export { IngestProducer, type Checkpoint } from './ingest.producer.js';
 export { ProjectProducer } from './project.producer.js';
 export { ReplayProducer, REPLAY_JOB_ID, type ReplayResult, type ReplayScopePayload, type ReplayStatus } from './replay.producer.js';
 export { QueueModule } from './queue.module.js';
-export { createWatchPositionStore, RedisWatchPositionStore, MemoryWatchPositionStore, type WatchPositionStore } from './watch-position.store.js';
 export { SchemaProducer } from './schema.producer.js';

@@ -1,8 +1,11 @@
 import type { QueueConfig } from '../../config/src/index.js';
-import { redactObservation, type Observation } from '../../common/src/index.js';
+import { redactObservation, type Observation, type WatchCheckpoint } from '../../common/src/index.js';
 import { jobId, shardOf } from './job-id.util.js';
 import { parsePayload } from './job-payload.schema.js';
 import type { JobRequest, QueueDriver } from './queue-driver.types.js';
+
+/** A checkpoint as the watcher makes it: the producer adds the lane of each copy. */
+export type Checkpoint = Omit<WatchCheckpoint, 'lane' | 'lanes'>;
 
 /**
  * Turns observations into ingest jobs: validated, redacted before they reach the queue (Secret values
@@ -15,9 +18,13 @@ export class IngestProducer {
     private readonly sensitiveKinds: readonly string[],
   ) {}
 
-  /** Builds the jobs without enqueueing them (the benchmark and tests use this). */
-  build(observations: readonly Observation[]): JobRequest[] {
-    const valid = parsePayload('ingest-observations', { observations }).observations as Observation[];
+  /**
+   * Builds the jobs without enqueueing them (the benchmark and tests use this). With a `checkpoint`,
+   * every lane gets a copy on its last job (an empty job where the lane has no observations), so the
+   * positions are committed in each lane after everything before them.
+   */
+  build(observations: readonly Observation[], checkpoint?: Checkpoint): JobRequest[] {
+    const valid = observations.length === 0 ? [] : (parsePayload('ingest-observations', { observations }).observations as Observation[]);
     const lanes = new Map<number, Observation[]>();
     for (const o of valid) {
       const shard = shardOf(o.cluster, o.object.metadata.uid, this.queue.ingestShards);
@@ -33,12 +40,22 @@ export class IngestProducer {
         jobs.push({ name: 'ingest-observations', id, shard, data: { observations: chunk } });
       }
     }
+    if (!checkpoint) return jobs;
+    const shards = this.queue.ingestShards;
+    for (let lane = 0; lane < shards; lane++) {
+      const data = { checkpoint: { ...checkpoint, lane, lanes: shards } };
+      const last = jobs.findLastIndex((j) => j.shard === lane);
+      const id = jobId(`ingest-${lane}`, ['checkpoint', checkpoint.cluster, checkpoint.flush, ...(last >= 0 ? [jobs[last]!.id] : [])]);
+      if (last >= 0) jobs[last] = { ...jobs[last]!, id, data: { ...(jobs[last]!.data as object), ...data } };
+      else jobs.push({ name: 'ingest-observations', id, shard: lane, data: { observations: [], ...data } });
+    }
+    parsePayload('ingest-observations', { observations: [], checkpoint: { ...checkpoint, lane: 0, lanes: shards } });
     return jobs;
   }
 
-  /** Enqueues the observations; returns the job ids. */
-  async enqueue(observations: readonly Observation[]): Promise<string[]> {
-    const jobs = this.build(observations);
+  /** Enqueues the observations (and the checkpoint they end); returns the job ids. */
+  async enqueue(observations: readonly Observation[], checkpoint?: Checkpoint): Promise<string[]> {
+    const jobs = this.build(observations, checkpoint);
     await this.driver.add('ingest', jobs);
     return jobs.map((j) => j.id);
   }

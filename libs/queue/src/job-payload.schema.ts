@@ -4,9 +4,22 @@ import type { JobName } from './queue.constants.js';
 
 const objectRef = z.object({ cluster: z.string().min(1), uid: z.string().min(1) });
 
+/** The watcher's resume positions an ingest job ends (see WatchCheckpoint). */
+const watchCheckpointSchema = z.object({
+  cluster: z.string().min(1),
+  clusterUid: z.string(),
+  flush: z.string().regex(/^\d{1,19}$/, 'must be a decimal integer'),
+  lane: z.number().int().min(0),
+  lanes: z.number().int().min(1),
+  positions: z.record(z.string().min(1), z.string().min(1).nullable()),
+});
+
 /** Payload schema of every job; payloads are validated when a job is built and when it is decoded. */
 export const jobPayloadSchemas = {
-  'ingest-observations': z.object({ observations: z.array(observationSchema).min(1) }),
+  // Empty observations only with a checkpoint: the lanes that had nothing in a flush still commit its positions.
+  'ingest-observations': z
+    .object({ observations: z.array(observationSchema), checkpoint: watchCheckpointSchema.optional() })
+    .refine((d) => d.observations.length > 0 || d.checkpoint !== undefined, { message: 'no observations and no checkpoint', path: ['observations'] }),
   'project-events': z.object({ objects: z.array(objectRef) }),
   // Replays share the project queue's single lane with the live projector, so the two never interleave.
   'replay-projections': z.object({
@@ -41,6 +54,7 @@ export class InvalidJobPayloadError extends Error {
 /** The ingest payload through {@link toObservation}, or null when anything fails (then zod decides and words it). */
 function fastIngestPayload(data: unknown): { observations: Observation[] } | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  if ((data as { checkpoint?: unknown }).checkpoint !== undefined) return null;
   const list = (data as { observations?: unknown }).observations;
   if (!Array.isArray(list) || list.length === 0) return null;
   const observations: Observation[] = new Array(list.length);

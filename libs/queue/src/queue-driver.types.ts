@@ -16,6 +16,8 @@ export interface ReceivedJob {
   readonly data: unknown;
   readonly queue: string;
   readonly attempt: number;
+  /** Tries a non-transient failure gets (transient ones are retried without limit); set by the retry loop. */
+  readonly maxAttempts?: number;
   /** Reports progress of a long job (BullMQ's job progress; the in-process driver keeps it on the job). */
   readonly reportProgress?: (progress: Record<string, unknown>) => Promise<void>;
 }
@@ -45,6 +47,13 @@ export interface JobStatus {
   readonly failedReason: string | null;
 }
 
+/** A lane retrying a transient failure, as reported by the worker running it. */
+export interface StuckLane {
+  readonly lane: string;
+  readonly since: string;
+  readonly error: string;
+}
+
 /** The small interface both transports implement: BullMQ on Redis, or in-process. */
 export interface QueueDriver {
   readonly kind: 'bullmq' | 'in-process';
@@ -60,6 +69,14 @@ export interface QueueDriver {
   job(queue: QueueName, id: string): Promise<JobStatus | null>;
   /** Jobs waiting or running (for readiness and the benchmark). */
   pending(queue: QueueName): Promise<number>;
+  /** Lanes whose current job keeps failing transiently (retried without limit), across every worker. */
+  stuckLanes(): Promise<StuckLane[]>;
+  /**
+   * Calls `listener` whenever the queue's state was found lost (Redis restarted empty, flushed, or a
+   * failover to a replica that lagged): after the driver restored what it keeps there itself (lane
+   * concurrency, schedules), the caller heals the rest (the watcher relists). Returns an unsubscribe.
+   */
+  onQueueLost(listener: (reason: string) => void): () => void;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

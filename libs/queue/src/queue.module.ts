@@ -1,7 +1,7 @@
 import { Global, Inject, Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/src/index.js';
-import { LOGGER } from '../../common/src/index.js';
+import { LOGGER, METRICS, type Metrics } from '../../common/src/index.js';
 import { createQueueDriver } from './create-queue-driver.js';
 import { IngestProducer } from './ingest.producer.js';
 import { ProjectProducer } from './project.producer.js';
@@ -14,7 +14,15 @@ import type { QueueDriver } from './queue-driver.types.js';
 @Global()
 @Module({
   providers: [
-    { provide: QUEUE_DRIVER, useFactory: (c: AppConfig, l: Logger) => createQueueDriver(c.queue, l), inject: [APP_CONFIG, LOGGER] },
+    {
+      provide: QUEUE_DRIVER,
+      useFactory: (c: AppConfig, l: Logger, m: Metrics) =>
+        createQueueDriver(c.queue, l, {
+          laneStuck: (lane, stuck) => m.laneStuck.set({ lane }, stuck ? 1 : 0),
+          queueLost: () => m.queueLost.inc(),
+        }),
+      inject: [APP_CONFIG, LOGGER, METRICS],
+    },
     {
       provide: IngestProducer,
       useFactory: (d: QueueDriver, c: AppConfig) => new IngestProducer(d, c.queue, c.capture.sensitiveKinds),
