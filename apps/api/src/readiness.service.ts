@@ -30,7 +30,7 @@ export class ReadinessService {
       }
     };
     const [database, queue] = await Promise.all([
-      probe(this.db.kind, () => this.db.dataSource.query('SELECT 1')),
+      probe(this.db.kind, () => this.db.readDataSource.query('SELECT 1')),
       probe(this.queue.kind, () => this.queue.ping()),
     ]);
     return { status: database.status === 'ok' && queue.status === 'ok' ? 'ok' : 'unavailable', checks: { database, queue } };

@@ -1,4 +1,4 @@
-export { openDatabase, migrate, createDataSource, type Database } from './database/database.js';
+export { openDatabase, migrate, createDataSource, WRITER_APPLICATION_NAME, READER_APPLICATION_NAME, type Database } from './database/database.js';
 export { inTransaction } from './database/transaction.util.js';
 export { EventAppender, type AppendResult, type AffectedObject } from './events/event-appender.js';
 export { EventReader, type StoredEvent } from './events/event-reader.js';
