@@ -6,6 +6,7 @@ export { CheckpointRepository } from './events/checkpoint.repository.js';
 export { LiveObjectsRepository, type LiveObject } from './watch/live-objects.repository.js';
 export { ApiSchemaRepository, type ApiSchemaDocument, type ApiSchemaFormat } from './schemas/api-schema.repository.js';
 export { START_POSITION, type EventPosition } from './events/event-position.js';
+export { EventTail, comparePositions, type EventLogReader, type EventTailOptions, type TailObserver, type TailSubscription } from './events/event-tail.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
 export { selectTrackedValues } from './ingest/tracked-values.util.js';
 export { splitManagedFields } from './ingest/managed-fields.util.js';
