@@ -97,6 +97,8 @@ describe('event streams under load (500 SSE clients, continuous ingest)', () => 
       const [r] = await ds.query(`SELECT id::text AS id FROM objects WHERE uid = $1`, [probeUid]);
       return r && (await get(`/v1/objects/${r.id}/fields?path=.spec.replicas`)).body.value === 3 ? (r.id as string) : undefined;
     });
+    const driver = app.app.get<QueueDriver>(QUEUE_DRIVER);
+    await waitFor('the first objects to be stored', async () => (await driver.pending('ingest')) === 0);
     const [{ seq: seq0 }] = await ds.query(`SELECT coalesce(max(seq), 0)::text AS seq FROM events`);
 
     // 500 streams from one caller: 400 at the end of the log, 100 from the beginning.
@@ -144,12 +146,12 @@ describe('event streams under load (500 SSE clients, continuous ingest)', () => 
       }
     })();
     for (let round = 1; round <= 4; round++) {
+      await new Promise((r) => setTimeout(r, 1000)); // under way: ingest running, every stream receiving
       const replicas = 10 + round;
       const at = Date.now();
       await producer.enqueue([deploymentObservation({ uid: probeUid, resourceVersion: String(100 + round), replicas, cluster: 'load' })]);
       await waitFor('the change to be answerable', async () => (await get(`/v1/objects/${probeId}/fields?path=.spec.replicas`)).body.value === replicas, 10_000, 20);
       answerMs.push(Date.now() - at);
-      await new Promise((r) => setTimeout(r, 1000));
     }
     const readsDuringLoad = readAfter.calls();
     const loadSeconds = (Date.now() - readAfter.since) / 1000;
@@ -157,7 +159,6 @@ describe('event streams under load (500 SSE clients, continuous ingest)', () => 
     await Promise.all([ingest, sample]);
 
     // (a) every stream receives every event after its start, in order, once.
-    const driver = app.app.get<QueueDriver>(QUEUE_DRIVER);
     await waitFor('ingest to drain', async () => (await driver.pending('ingest')) === 0, 20_000);
     const [{ seq: seqEnd }] = await ds.query(`SELECT max(seq)::text AS seq FROM events`);
     const all = await cursors('0');

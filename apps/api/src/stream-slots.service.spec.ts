@@ -17,15 +17,14 @@ describe('StreamSlots', () => {
     expect(() => slots.acquire('a')).toThrow(TooManyStreamsError);
     slots.acquire('b');
     expect(await gauge(metrics)).toBe(3);
-    const overProcess = (() => {
-      try {
-        slots.acquire('c');
-      } catch (e) {
-        return e;
-      }
-    })() as TooManyStreamsError;
+    let overProcess: unknown;
+    try {
+      slots.acquire('c');
+    } catch (e) {
+      overProcess = e;
+    }
     expect(overProcess).toMatchObject({ code: 'too-many-streams', retryAfterSeconds: 10 });
-    expect(overProcess.message).toContain('STREAMS_MAX');
+    expect((overProcess as TooManyStreamsError).message).toContain('STREAMS_MAX');
     a1();
     a1();
     expect(slots.size).toBe(2);
