@@ -9,3 +9,15 @@ export class ApiNotFoundError extends Error {
     super(message);
   }
 }
+
+/** Over the cap of open event streams, per process or per caller (429 `{ code, message }` with `Retry-After`). */
+export class TooManyStreamsError extends Error {
+  override readonly name = 'TooManyStreamsError';
+  readonly code = 'too-many-streams' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '../../../libs/common/src/index.js';
+import { EventReader, EventTail } from '../../../libs/store/src/index.js';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { DeadLettersController } from './dead-letters.controller.js';
 import { ErrorFilter } from './error.filter.js';
@@ -13,6 +16,7 @@ import { OwnershipApiService } from './ownership-api.service.js';
 import { ReadinessService } from './readiness.service.js';
 import { ReplaysController } from './replays.controller.js';
 import { SimulateController } from './simulate.controller.js';
+import { StreamSlots } from './stream-slots.service.js';
 import { createValidationPipe } from './validation.pipe.js';
 
 /** The API role. Needs the global config, observability, store and queue modules. */
@@ -32,6 +36,13 @@ import { createValidationPipe } from './validation.pipe.js';
     ReadinessService,
     OwnershipApiService,
     EventStreamService,
+    StreamSlots,
+    {
+      provide: EventTail,
+      inject: [EventReader, LOGGER],
+      useFactory: (reader: EventReader, logger: Logger) =>
+        new EventTail(reader, { pollMs: 500, onError: (err: unknown) => logger.warn({ err }, 'event stream tail: read failed, retrying') }),
+    },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
   ],

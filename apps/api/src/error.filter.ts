@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
 import { AuditError, type AuditErrorCode } from '../../../libs/audit/src/index.js';
 import { StoreQueryError, type StoreQueryErrorCode } from '../../../libs/store/src/index.js';
-import { ApiNotFoundError } from './api.error.js';
+import { ApiNotFoundError, TooManyStreamsError } from './api.error.js';
 import { RequestValidationError } from './validation.pipe.js';
 
 function auditStatus(code: AuditErrorCode): number {
@@ -58,6 +58,9 @@ export class ErrorFilter implements ExceptionFilter {
       res.status(storeStatus(error.code)).json({ code: error.code, message: error.message, parameter: error.parameter });
     } else if (error instanceof ApiNotFoundError) {
       res.status(404).json({ code: error.code, message: error.message, parameter: error.parameter });
+    } else if (error instanceof TooManyStreamsError) {
+      res.status(429).setHeader('Retry-After', String(error.retryAfterSeconds));
+      res.json({ code: error.code, message: error.message });
     } else if (error instanceof HttpException) {
       res.status(error.getStatus()).json({ code: 'HTTP_' + error.getStatus(), message: error.message });
     } else if (isBodyParserError(error)) {

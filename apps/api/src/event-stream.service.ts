@@ -1,10 +1,8 @@
-import { Inject, Injectable, type MessageEvent } from '@nestjs/common';
+import { Inject, Injectable, type MessageEvent, type OnModuleDestroy } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { EventReader, StoreQueryError, type EventPosition, type StoredEvent } from '../../../libs/store/src/index.js';
+import { EventReader, EventTail, StoreQueryError, type EventPosition, type StoredEvent, type TailSubscription } from '../../../libs/store/src/index.js';
 import type { EventResponseDto, ListEventsResponseDto } from './events.dto.js';
-
-const POLL_MS = 1000;
-const STREAM_PAGE = 500;
+import { StreamSlots } from './stream-slots.service.js';
 
 const cursorOf = (p: EventPosition) => `${p.xid}:${p.seq}`;
 
@@ -16,10 +14,20 @@ function eventItem(e: StoredEvent): EventResponseDto {
   };
 }
 
-/** The raw event log for dashboards: pages by position, and a server-sent-events stream (polling the log, never skipping a late commit). */
+/**
+ * The raw event log for dashboards: pages by position, and server-sent-event streams, all fed by the
+ * process's one {@link EventTail} (never skipping a late commit) and counted against the stream caps.
+ */
 @Injectable()
-export class EventStreamService {
-  constructor(@Inject(EventReader) private readonly reader: EventReader) {}
+export class EventStreamService implements OnModuleDestroy {
+  // One message per event, shared by every stream that receives it.
+  private readonly messages = new WeakMap<StoredEvent, MessageEvent>();
+
+  constructor(
+    @Inject(EventReader) private readonly reader: EventReader,
+    @Inject(EventTail) private readonly tail: EventTail,
+    @Inject(StreamSlots) private readonly slots: StreamSlots,
+  ) {}
 
   async list(since: string, limit: number): Promise<ListEventsResponseDto> {
     const from = await this.position(since);
@@ -28,25 +36,41 @@ export class EventStreamService {
     return { items: events.map(eventItem), nextCursor: cursorOf(last ?? from) };
   }
 
-  stream(since: string | undefined): Observable<MessageEvent> {
+  /** Throws {@link TooManyStreamsError} (before anything is sent) when the caller or the process is at its cap. */
+  stream(since: string | undefined, caller: string): Observable<MessageEvent> {
+    const release = this.slots.acquire(caller);
     return new Observable<MessageEvent>((subscriber) => {
-      let stopped = false;
-      let timer: NodeJS.Timeout | undefined;
-      const run = async () => {
-        let position = since === undefined ? await this.reader.tail() : await this.position(since);
-        while (!stopped) {
-          const page = await this.reader.readAfter(position, STREAM_PAGE);
-          for (const e of page) subscriber.next({ id: cursorOf(e), type: 'event', data: eventItem(e) });
-          if (page.length > 0) position = page[page.length - 1]!;
-          if (page.length < STREAM_PAGE) await new Promise<void>((r) => (timer = setTimeout(r, POLL_MS)));
-        }
+      let closed = false;
+      let subscription: TailSubscription | undefined;
+      const start = async () => {
+        const from = since === undefined ? undefined : await this.position(since);
+        if (closed) return;
+        subscription = this.tail.subscribe(from, {
+          next: (events) => {
+            for (const e of events) subscriber.next(this.message(e));
+          },
+          error: (e) => subscriber.error(e),
+          complete: () => subscriber.complete(),
+        });
       };
-      run().catch((e: unknown) => subscriber.error(e));
+      start().catch((e: unknown) => subscriber.error(e));
       return () => {
-        stopped = true;
-        if (timer) clearTimeout(timer);
+        closed = true;
+        subscription?.close();
+        release();
       };
     });
+  }
+
+  /** Ends every open stream, so the HTTP server can close. */
+  onModuleDestroy(): void {
+    this.tail.close();
+  }
+
+  private message(e: StoredEvent): MessageEvent {
+    let m = this.messages.get(e);
+    if (!m) this.messages.set(e, (m = { id: cursorOf(e), type: 'event', data: eventItem(e) }));
+    return m;
   }
 
   private async position(since: string): Promise<EventPosition> {

@@ -1,7 +1,9 @@
-import { Controller, Get, Inject, Query, Sse, type MessageEvent } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Query, Req, Sse, type MessageEvent } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { errorSchema } from './common.dto.js';
+import { callerOf } from './caller.util.js';
 import { EventStreamService } from './event-stream.service.js';
 import {
   listEventsRequestSchema,
@@ -28,7 +30,8 @@ export class EventsController {
   @Sse('stream')
   @ApiOperation({ summary: 'Server-sent events: one "event" message per stored event, id = its cursor' })
   @ApiProduces('text/event-stream')
-  stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto): Observable<MessageEvent> {
-    return this.events.stream(q.since);
+  @ApiTooManyRequestsResponse({ standardSchema: errorSchema, description: '`too-many-streams`: STREAMS_MAX or STREAMS_MAX_PER_CALLER reached (Retry-After)' })
+  stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto, @Req() req: Request): Observable<MessageEvent> {
+    return this.events.stream(q.since, callerOf(req));
   }
 }

@@ -30,7 +30,7 @@ export class ReadinessService {
       }
     };
     const [database, queue, lanes] = await Promise.all([
-      probe(this.db.kind, () => this.db.dataSource.query('SELECT 1')),
+      probe(this.db.kind, () => this.db.readDataSource.query('SELECT 1')),
       probe(this.queue.kind, () => this.queue.ping()),
       // A lane retrying a transient failure holds every later change of its objects back.
       probe('ingest lanes', async () => {

@@ -90,6 +90,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly eventStreamsOpen = new Gauge({
+    name: 'ssa_audit_event_streams_open',
+    help: 'Open /v1/events/stream connections of this process',
+    registers: [this.registry],
+  });
+
   /** Watch events received, by cluster, resource (`resource.group`) and type (rate() of it is events/s). */
   readonly watchEvents = new Counter({
     name: 'ssa_audit_watch_events_total',

@@ -58,9 +58,12 @@ const VALUE_PATH = /^\.$|^(\.[A-Za-z0-9_$-][A-Za-z0-9_$/-]*)+$/;
 export const envSchema = z.object({
   NODE_ENV: z.preprocess(unset, z.enum(['development', 'production', 'test']).default('development')),
   PORT: int(1, 65535, 3000),
+  STREAMS_MAX: int(1, 100000, 1000),
+  STREAMS_MAX_PER_CALLER: int(1, 100000, 50),
   LOG_LEVEL: z.preprocess(unset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: int(1, 200, 10),
+  DATABASE_WRITE_POOL_SIZE: int(1, 200, 5),
   DATA_DIR: z.preprocess(unset, z.string().default('./data')),
   REDIS_URL: url(['redis:', 'rediss:']),
   QUEUE_PREFIX: z.preprocess(

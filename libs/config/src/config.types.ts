@@ -3,7 +3,14 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 /** Where events are stored: a real Postgres, or PGlite embedded in the process. */
 export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      /** Connections of the readers' pool (API queries, event streams). */
+      readonly poolSize: number;
+      /** Connections of the writers' pool (ingest, projections, checkpoints, partitions), apart so reads never starve writes. */
+      readonly writePoolSize: number;
+    }
   | { readonly kind: 'embedded'; readonly dataDir: string };
 
 /** How jobs travel: BullMQ on Redis, or in-process through the same processor classes. */
@@ -47,6 +54,8 @@ export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
   readonly logLevel: LogLevel;
+  /** Open `/v1/events/stream` connections allowed per process and per caller. */
+  readonly streams: { readonly max: number; readonly maxPerCaller: number };
   readonly database: DatabaseConfig;
   readonly queue: QueueConfig;
   readonly kube: {

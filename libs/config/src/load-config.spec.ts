@@ -21,12 +21,13 @@ describe('loadConfig', () => {
     expect(c.capture.untrackedValuePaths).toEqual(['.status']);
     expect(c.resources.include).toEqual(['*']);
     expect(c.retention.days).toBe(0);
+    expect(c.streams).toEqual({ max: 1000, maxPerCaller: 50 });
     expect(Object.isFrozen(c) && Object.isFrozen(c.queue)).toBe(true);
   });
 
   it('uses Postgres and BullMQ when both URLs are given', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/audit', REDIS_URL: 'redis://cache:6379' });
-    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/audit', poolSize: 10 });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/audit', poolSize: 10, writePoolSize: 5 });
     expect(c.queue.transport).toEqual({ driver: 'bullmq', redisUrl: 'redis://cache:6379' });
   });
 

@@ -23,8 +23,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
+    streams: { max: e.STREAMS_MAX, maxPerCaller: e.STREAMS_MAX_PER_CALLER },
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, writePoolSize: e.DATABASE_WRITE_POOL_SIZE }
       : { kind: 'embedded', dataDir: e.DATA_DIR },
     queue: {
       transport: e.REDIS_URL ? { driver: 'bullmq', redisUrl: e.REDIS_URL } : { driver: 'in-process' },

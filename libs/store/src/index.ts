@@ -1,4 +1,4 @@
-export { openDatabase, migrate, createDataSource, type Database } from './database/database.js';
+export { openDatabase, migrate, createDataSource, WRITER_APPLICATION_NAME, READER_APPLICATION_NAME, type Database } from './database/database.js';
 export { inTransaction } from './database/transaction.util.js';
 export { EventAppender, type AppendResult, type AffectedObject } from './events/event-appender.js';
 export { EventReader, type StoredEvent } from './events/event-reader.js';
@@ -8,6 +8,7 @@ export { WatchPositionRepository, type StoredWatchPositions } from './watch/watc
 export { DeadLetterRepository, type DeadLetter, type DeadLetterInput } from './dead-letters/dead-letter.repository.js';
 export { ApiSchemaRepository, type ApiSchemaDocument, type ApiSchemaFormat } from './schemas/api-schema.repository.js';
 export { START_POSITION, type EventPosition } from './events/event-position.js';
+export { EventTail, comparePositions, type EventLogReader, type EventTailOptions, type TailObserver, type TailSubscription } from './events/event-tail.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
 export { selectTrackedValues } from './ingest/tracked-values.util.js';
 export { splitManagedFields } from './ingest/managed-fields.util.js';

@@ -12,10 +12,12 @@ import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
 import { DeadLetterRepository } from './dead-letters/dead-letter.repository.js';
 import { WatchPositionRepository } from './watch/watch-position.repository.js';
 
-/** Injection token of the open {@link Database}. */
+/** Injection token of the open {@link Database} (its write and read pools). */
 export const DATABASE = Symbol('DATABASE');
 
+// Writers on the write pool, readers on the read pool (one and the same when embedded).
 const ds = (db: Database) => db.dataSource;
+const rds = (db: Database) => db.readDataSource;
 
 /** Migrates and creates the event partitions ahead (what `npm run migrate` does). */
 export async function prepareSchema(db: Database, config: AppConfig, now = new Date()): Promise<string[]> {
@@ -29,12 +31,12 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
 @Module({
   providers: [
     { provide: EventAppender, useFactory: (db: Database, c: AppConfig) => new EventAppender(ds(db), c.capture), inject: [DATABASE, APP_CONFIG] },
-    { provide: EventReader, useFactory: (db: Database) => new EventReader(ds(db)), inject: [DATABASE] },
+    { provide: EventReader, useFactory: (db: Database) => new EventReader(rds(db)), inject: [DATABASE] },
     { provide: CheckpointRepository, useFactory: (db: Database) => new CheckpointRepository(ds(db)), inject: [DATABASE] },
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
     { provide: OwnershipProjector, useFactory: (db: Database) => new OwnershipProjector(ds(db)), inject: [DATABASE] },
-    { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(ds(db)), inject: [DATABASE] },
-    { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(ds(db)), inject: [DATABASE] },
+    { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(rds(db)), inject: [DATABASE] },
+    { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(rds(db)), inject: [DATABASE] },
     { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },
     { provide: DeadLetterRepository, useFactory: (db: Database) => new DeadLetterRepository(ds(db)), inject: [DATABASE] },
     { provide: WatchPositionRepository, useFactory: (db: Database) => new WatchPositionRepository(ds(db)), inject: [DATABASE] },

@@ -4,9 +4,15 @@ import { migrations } from '../../../../migrations/index.js';
 import { entities } from '../entities/index.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 
-/** An open database: the TypeORM data source and how to close everything behind it. */
+/**
+ * An open database: two TypeORM data sources and how to close everything behind them.
+ * `dataSource` is the writers' pool (ingest, projections, checkpoints, partitions, migrations);
+ * `readDataSource` the readers' pool (API queries, event streams), so no read load can take the
+ * connections ingest needs. Embedded (PGlite, a single session), both are the same data source.
+ */
 export interface Database {
   readonly dataSource: DataSource;
+  readonly readDataSource: DataSource;
   readonly kind: DatabaseConfig['kind'];
   close(): Promise<void>;
 }
@@ -14,7 +20,11 @@ export interface Database {
 // Any constant works; it only has to be the same in every process that migrates.
 const MIGRATION_LOCK = 7_291_001;
 
-export function createDataSource(url: string, poolSize: number): DataSource {
+/** Names of the pools in `pg_stat_activity.application_name`. */
+export const WRITER_APPLICATION_NAME = 'ssa-audit';
+export const READER_APPLICATION_NAME = 'ssa-audit-read';
+
+export function createDataSource(url: string, poolSize: number, applicationName = WRITER_APPLICATION_NAME): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -23,15 +33,27 @@ export function createDataSource(url: string, poolSize: number): DataSource {
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
     logging: false,
-    extra: { max: poolSize, application_name: 'ssa-audit' },
+    extra: { max: poolSize, application_name: applicationName },
   });
 }
 
 /** Connects to Postgres, or starts the embedded PGlite when no DATABASE_URL is configured. */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'postgres') {
-    const dataSource = await createDataSource(config.url, config.poolSize).initialize();
-    return { dataSource, kind: 'postgres', close: () => dataSource.destroy() };
+    const dataSource = await createDataSource(config.url, config.writePoolSize, WRITER_APPLICATION_NAME).initialize();
+    let readDataSource: DataSource;
+    try {
+      readDataSource = await createDataSource(config.url, config.poolSize, READER_APPLICATION_NAME).initialize();
+    } catch (e) {
+      await dataSource.destroy();
+      throw e;
+    }
+    return {
+      dataSource,
+      readDataSource,
+      kind: 'postgres',
+      close: () => Promise.all([dataSource.destroy(), readDataSource.destroy()]).then(() => undefined),
+    };
   }
   const embedded = await startEmbeddedPostgres(config.dataDir);
   try {
@@ -40,6 +62,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     const dataSource = await createDataSource(embedded.url, 1).initialize();
     return {
       dataSource,
+      readDataSource: dataSource,
       kind: 'embedded',
       async close() {
         await dataSource.destroy();
