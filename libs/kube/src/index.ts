@@ -1,6 +1,7 @@
 /** libs/kube: the only importer of @kubernetes/client-node. Clusters, discovery, list/watch, leases, OpenAPI. */
 export { KubeClient, sanitizeClusterName, type Query } from './kube-client.js';
-export { KubeError, isGone, type KubeErrorCode } from './kube.exception.js';
+export { KubeError, isGone, isTooLargeResourceVersion, kubeErrorFromStatus, type KubeErrorCode, type StatusLike } from './kube.exception.js';
+export { clusterIdentity } from './cluster-identity.js';
 export { loadClusters, type ClusterSource } from './load-clusters.js';
 export { discoverResources, selectResources, matchesPattern, resourceKey, groupVersionPath, type ApiResource } from './discovery.js';
 export {

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeError } from './kube.exception.js';
+import { KubeError, kubeErrorFromStatus, type StatusLike } from './kube.exception.js';
 
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -132,12 +132,12 @@ async function readAll(res: IncomingMessage): Promise<string> {
 }
 
 function httpError(status: number, text: string, what: string): KubeError {
-  let message = text.slice(0, 300);
+  let body: StatusLike | undefined;
   try {
-    const s = JSON.parse(text) as { message?: string };
-    if (typeof s.message === 'string') message = s.message;
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object') body = parsed as StatusLike;
   } catch {
     // not a Status object
   }
-  return new KubeError(status === 410 ? 'GONE' : 'HTTP', `${what}: ${status} ${message}`, status);
+  return kubeErrorFromStatus(status, body, what, text.slice(0, 300));
 }

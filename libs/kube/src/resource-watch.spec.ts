@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import type { Observation } from '../../common/src/index.js';
 import type { ApiResource } from './discovery.js';
 import type { KubeClient, Query } from './kube-client.js';
-import { KubeError } from './kube.exception.js';
+import { KubeError, kubeErrorFromStatus } from './kube.exception.js';
 import { ResourceWatch, type KnownObject, type WatchSink } from './resource-watch.js';
 
 // The list/watch state machine against a scripted fake server (no I/O).
@@ -10,13 +10,24 @@ import { ResourceWatch, type KnownObject, type WatchSink } from './resource-watc
 const resource: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
 const cm = (uid: string, rv: string, namespace = 'default') => ({ metadata: { uid, name: uid, namespace, resourceVersion: rv } });
 
-type Script = { lists: (() => unknown)[]; watches: ((onLine: (l: unknown) => Promise<void>, query: Query) => Promise<void>)[] };
+type Script = {
+  lists: (() => unknown)[];
+  watches: ((onLine: (l: unknown) => Promise<void>, query: Query) => Promise<void>)[];
+  /** Answers to the position checks (`resourceVersionMatch=NotOlderThan&limit=1`); none left: the position is fine. */
+  probes?: (() => unknown)[];
+};
 
 function fakeClient(script: Script) {
   const calls: string[] = [];
+  const probes: string[] = [];
   const client = {
     cluster: 'c',
     async json(_path: string, query: Query) {
+      if (query['resourceVersionMatch'] === 'NotOlderThan') {
+        probes.push(String(query['resourceVersion']));
+        const next = script.probes?.shift();
+        return next ? next() : { metadata: { resourceVersion: String(query['resourceVersion']) }, items: [] };
+      }
       calls.push(`list ${query['continue'] ?? ''}`.trim());
       const next = script.lists.shift();
       if (!next) throw new KubeError('NETWORK', 'no more lists');
@@ -30,7 +41,7 @@ function fakeClient(script: Script) {
       return next ? Promise.race([next(onLine, query), aborted]) : aborted;
     },
   };
-  return { client: client as unknown as KubeClient, calls };
+  return { client: client as unknown as KubeClient, calls, probes };
 }
 
 function sink() {
@@ -135,5 +146,50 @@ describe('ResourceWatch', () => {
     await until(() => calls.filter((c) => c === 'watch 7').length >= 2);
     await w.stop();
     expect(restarts[0]).toBe('stalled');
+  });
+
+  describe('a resourceVersion the server has not reached (Too large resource version)', () => {
+    const tooLarge = { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Timeout: Too large resource version: 900, current: 12', reason: 'Timeout', details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 }, code: 504 };
+    const known = [{ uid: 'old', name: 'old', namespace: 'default' }];
+    const newList = () => ({ metadata: { resourceVersion: '12' }, items: [cm('new', '11')] });
+
+    const viaProbe = (): Partial<Script> => ({ probes: [() => { throw new KubeError('TOO_LARGE', 'Timeout: Too large resource version', 504); }], watches: [] });
+    const viaEvent = (): Partial<Script> => ({ watches: [async (on) => on({ type: 'ERROR', object: tooLarge })] });
+    it.each([
+      ['the position check (504 on the list)', viaProbe],
+      ['an ERROR event on the watch', viaEvent],
+    ])('relists with reason too-large when %s says so, and hands over the difference as gap-fill', async (_what, script) => {
+      const { client, calls, probes } = fakeClient({ lists: [newList], watches: [], ...script() });
+      const { s, pushed, settled } = sink();
+      const relists: string[] = [];
+      const w = new ResourceWatch(client, resource, s, opts(known, { resumeFrom: '900' }), silent, { onRelist: (_r, reason, _s, objects, deleted) => relists.push(`${reason} ${objects} ${deleted}`) });
+      w.start();
+      await until(() => calls.includes('watch 12'));
+      await w.stop();
+      expect(probes[0]).toBe('900');
+      expect(relists).toEqual(['too-large 1 1']);
+      expect(settled()).toBe(1);
+      expect(flat(pushed)).toEqual(['ADDED gap-fill new@11', 'DELETED gap-fill old@12']);
+    });
+
+    it('checks a position again before resuming after a watch ends, not right after a list', async () => {
+      const { client, calls, probes } = fakeClient({
+        lists: [() => ({ metadata: { resourceVersion: '10' }, items: [] })],
+        watches: [async (on) => on({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '15' } } })],
+      });
+      const { s } = sink();
+      const w = new ResourceWatch(client, resource, s, opts(), silent);
+      w.start();
+      await until(() => calls.includes('watch 15'));
+      await w.stop();
+      expect(probes).toEqual(['15']);
+    });
+
+    it('recognises the error as client-go does: the cause type, or Timeout with the message (apiservers before 1.19)', () => {
+      expect(kubeErrorFromStatus(504, tooLarge, 'w').code).toBe('TOO_LARGE');
+      expect(kubeErrorFromStatus(504, { reason: 'Timeout', message: 'Timeout: Too large resource version: 5, current: 3', code: 504 }, 'w').code).toBe('TOO_LARGE');
+      expect(kubeErrorFromStatus(504, { reason: 'Timeout', message: 'Timeout: request did not complete', code: 504 }, 'w').code).toBe('HTTP');
+      expect(kubeErrorFromStatus(410, { reason: 'Expired', code: 410 }, 'w').code).toBe('GONE');
+    });
   });
 });

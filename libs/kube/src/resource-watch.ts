@@ -3,7 +3,7 @@ import type { Observation } from '../../common/src/index.js';
 import { Backoff, sleep } from './backoff.js';
 import { groupVersionPath, resourceKey, type ApiResource } from './discovery.js';
 import type { KubeClient } from './kube-client.js';
-import { KubeError, isGone } from './kube.exception.js';
+import { KubeError, isGone, isTooLargeResourceVersion, kubeErrorFromStatus, type StatusLike } from './kube.exception.js';
 import { asKubeObject, toObservation } from './to-observation.js';
 
 /** An object the store holds as live (not deleted) for a resource: the other side of a relist diff. */
@@ -25,7 +25,8 @@ export interface WatchSink {
   settle(): Promise<void>;
 }
 
-export type RelistReason = 'initial' | 'gone';
+/** Why a resource is listed: the first time, 410 Gone, or a position the server has not reached (another cluster behind the URL). */
+export type RelistReason = 'initial' | 'gone' | 'too-large';
 export type RestartReason = 'error' | 'stalled' | 'closed';
 
 /** What a watch reports (metrics and logs). */
@@ -57,7 +58,7 @@ interface ListPage {
 
 interface WatchLine {
   readonly type?: string;
-  readonly object?: { metadata?: { resourceVersion?: string }; code?: number; message?: string; reason?: string };
+  readonly object?: { metadata?: { resourceVersion?: string } } & StatusLike;
 }
 
 /**
@@ -70,6 +71,8 @@ export class ResourceWatch {
   private readonly backoff: Backoff;
   private running: Promise<void> | undefined;
   private position: string | undefined;
+  /** The position was not just listed: ask the server whether it has reached it before watching from it. */
+  private unverified: boolean;
   private synced = false;
 
   constructor(
@@ -82,6 +85,7 @@ export class ResourceWatch {
   ) {
     this.backoff = new Backoff(options.backoffInitialMs, options.backoffMaxMs);
     this.position = options.resumeFrom;
+    this.unverified = options.resumeFrom !== undefined;
   }
 
   get key(): string {
@@ -116,8 +120,9 @@ export class ResourceWatch {
           await this.relist(relist);
           relist = undefined;
           this.markSynced();
-        }
+        } else if (this.unverified) await this.verifyPosition();
         await this.watch();
+        this.unverified = true;
         this.backoff.reset();
         this.listener.onRestart?.(this.resource, 'closed');
       } catch (e) {
@@ -127,9 +132,20 @@ export class ResourceWatch {
           relist = 'gone';
           continue;
         }
+        // As client-go's reflector on IsTooLargeResourceVersion (list, watch and watch-list paths): the
+        // position is unavailable, so it relists with resourceVersion="" (a consistent read) and diffs.
+        // Here that is a new cluster behind the URL (its resourceVersions restarted) or an apiserver whose
+        // cache lags; either way the store's view is reconciled with what the server has now.
+        if (isTooLargeResourceVersion(e)) {
+          this.logger.warn({ resource: this.key, resourceVersion: this.position, err: e }, 'resourceVersion not reached by the server (too large): relisting');
+          relist = 'too-large';
+          continue;
+        }
         // Forbidden or not found (RBAC, a CRD going away): retried, but it must not hold readiness back forever.
         if (e instanceof KubeError && (e.status === 403 || e.status === 404)) this.markSynced();
         const reason: RestartReason = e instanceof KubeError && e.code === 'STALLED' ? 'stalled' : 'error';
+        // The watch ended without a relist: the next one resumes from a position to check first.
+        this.unverified = true;
         this.listener.onRestart?.(this.resource, reason, e);
         const delay = reason === 'stalled' ? 0 : this.backoff.next();
         this.logger.warn({ resource: this.key, err: e, delayMs: delay }, reason === 'stalled' ? 'watch stalled: restarting' : 'list/watch failed: retrying');
@@ -151,10 +167,11 @@ export class ResourceWatch {
   /** Lists every page and hands over the difference with the store's live objects. */
   private async relist(reason: RelistReason): Promise<void> {
     const started = Date.now();
-    if (reason === 'gone') await this.sink.settle();
+    if (reason !== 'initial') await this.sink.settle();
     const known = new Map((await this.options.liveObjects()).map((k) => [k.uid, k]));
-    // With history in the store (a 410, or a restart that lost its position) the list fills a gap.
-    const source = reason === 'gone' || known.size > 0 ? 'gap-fill' : 'relist';
+    // With history in the store (a 410, a position the server never reached, or a restart that lost
+    // its position) the list fills a gap.
+    const source = reason !== 'initial' || known.size > 0 ? 'gap-fill' : 'relist';
     const seen = new Set<string>();
     let listRv: string | undefined;
     let cont: string | undefined;
@@ -189,8 +206,22 @@ export class ResourceWatch {
     }
     await this.sink.push(this.resource, gone, listRv);
     this.position = listRv;
+    this.unverified = false;
     this.listener.onRelist?.(this.resource, reason, (Date.now() - started) / 1000, count, gone.length);
     this.logger.info({ resource: this.key, reason, objects: count, deleted: gone.length, resourceVersion: listRv, ms: Date.now() - started }, 'listed');
+  }
+
+  /**
+   * Asks the server whether it has reached the position (a one-item list, `NotOlderThan` it) before a
+   * watch resumes from it. A watch from a resourceVersion the server has not reached is accepted and
+   * silent on a real apiserver (the watch cache checks no upper bound), so a cluster replaced behind
+   * the URL would never be noticed by the watch itself; the list is served by etcd (it has a limit)
+   * and answers 504 Too large resource version at once. resourceVersions are opaque: no number is
+   * compared here, the server decides. One cheap request per reconnection.
+   */
+  private async verifyPosition(): Promise<void> {
+    await this.client.json(this.path(), { limit: 1, resourceVersion: this.position, resourceVersionMatch: 'NotOlderThan' }, { signal: this.abort.signal });
+    this.unverified = false;
   }
 
   /** One watch connection from the current position; resolves when the server ends it. */
@@ -231,10 +262,7 @@ export class ResourceWatch {
       }
       return;
     }
-    if (type === 'ERROR') {
-      const code = line.object?.code;
-      throw new KubeError(code === 410 ? 'GONE' : 'HTTP', `watch ${this.path()}: ${code ?? '?'} ${line.object?.message ?? ''}`, code);
-    }
+    if (type === 'ERROR') throw kubeErrorFromStatus(line.object?.code ?? 0, line.object, `watch ${this.path()}`);
     if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return;
     this.listener.onEvent?.(this.resource, type);
     const o = asKubeObject(line.object);

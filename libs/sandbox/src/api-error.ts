@@ -11,7 +11,8 @@ export type StatusReason =
   | 'Expired'
   | 'Gone'
   | 'InternalError'
-  | 'Forbidden';
+  | 'Forbidden'
+  | 'Timeout';
 
 const CODES: Record<StatusReason, number> = {
   BadRequest: 400,
@@ -26,6 +27,7 @@ const CODES: Record<StatusReason, number> = {
   Gone: 410,
   InternalError: 500,
   Forbidden: 403,
+  Timeout: 504,
 };
 
 export interface StatusCause {
@@ -39,6 +41,7 @@ export interface StatusDetails {
   readonly group?: string;
   readonly kind?: string;
   readonly causes?: readonly StatusCause[];
+  readonly retryAfterSeconds?: number;
 }
 
 /** A failed request, carried as the `Status` object the apiserver would answer with. */
@@ -108,3 +111,14 @@ export function invalid(kind: string, group: string, name: string, causes: reado
     causes,
   } as StatusDetails);
 }
+
+/**
+ * A read at a resourceVersion the server has not reached (storage.NewTooLargeResourceVersionError):
+ * a 504 Timeout whose cause `ResourceVersionTooLarge` is what clients (client-go's reflector) test
+ * for. The watch cache asks to retry after 1 s; etcd-served reads carry no retry hint.
+ */
+export const tooLargeResourceVersion = (requested: number, current: number, retryAfterSeconds: number) =>
+  new ApiError('Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
+  });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../ssa-engine/src/index.js';
-import { ApiError, badRequest } from './api-error.js';
+import { ApiError, badRequest, tooLargeResourceVersion } from './api-error.js';
 import { Cluster, PATCH_CONTENT_TYPES, parseJson, type DeleteOptions, type ObjectRef, type WriteOptions } from './cluster.js';
 import { aggregatedDiscovery, aggregatedDiscoveryVersion, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { ResourceVersionTooOldError, type StoreEvent } from './object-store.js';
@@ -21,6 +21,13 @@ export interface HandlerOptions {
   readonly serverAddress: () => string;
   /** Receives one line per finished request (method, path, status, milliseconds). */
   readonly log?: (line: RequestLogLine) => void;
+  /**
+   * How long a read from the "watch cache" waits for a resourceVersion the store has not reached
+   * before answering Too large resource version (the apiserver's blockTimeout: 3 s).
+   */
+  readonly freshnessWaitMs?: number;
+  /** Serves `POST /sandbox/replace` (see `Sandbox.replace`). */
+  readonly replace?: () => void;
 }
 
 export interface RequestLogLine {
@@ -135,9 +142,17 @@ export class HttpHandler {
   private openApiCache = new Map<string, string>();
 
   constructor(
-    private readonly cluster: Cluster,
+    private cluster: Cluster,
     private readonly opts: HandlerOptions,
   ) {
+    cluster.onResourcesChanged = () => this.openApiCache.clear();
+  }
+
+  /** Serves another cluster from now on (a new cluster behind the same URL). */
+  replaceCluster(cluster: Cluster): void {
+    this.cluster.onResourcesChanged = () => {};
+    this.cluster = cluster;
+    this.openApiCache.clear();
     cluster.onResourcesChanged = () => this.openApiCache.clear();
   }
 
@@ -215,6 +230,12 @@ export class HttpHandler {
       this.cluster.store.compact();
       return send(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', message: `compacted through ${this.cluster.store.resourceVersion}`, code: 200 });
     }
+    // Not Kubernetes: the same for a new cluster behind this URL (`Sandbox.replace`), once this answer is sent.
+    if (method === 'POST' && p === '/sandbox/replace' && this.opts.replace) {
+      const replace = this.opts.replace;
+      res.on('finish', () => replace());
+      return send(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', message: 'replaced by a new cluster', code: 200 });
+    }
     const rp = parseResourcePath(segs);
     if (!rp) throw noSuchResource();
     const rt = this.cluster.resourceFor(rp.group, rp.version, rp.plural);
@@ -245,8 +266,8 @@ export class HttpHandler {
       switch (method) {
         case 'GET': {
           const table = tableVersion(req.headers.accept);
-          if (bool(q.get('watch'))) return this.watch(req, res, rt, namespace, q, table);
-          const { items, metadata } = this.list(rt, namespace, q);
+          if (bool(q.get('watch'))) return await this.watch(req, res, rt, namespace, q, table);
+          const { items, metadata } = await this.list(rt, namespace, q);
           if (table) return send(res, 200, toTable(rt, items, table, metadata));
           // Typed lists of built-ins carry no kind/apiVersion on their items; unstructured lists do.
           const out = rt.builtin ? items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) : items;
@@ -373,13 +394,19 @@ export class HttpHandler {
   }
 
   /** The objects a list request selects (one page of them) and the list's metadata. */
-  private list(rt: ResourceType, namespace: string | undefined, q: URLSearchParams): { items: KubeObject[]; metadata: Obj } {
+  private async list(rt: ResourceType, namespace: string | undefined, q: URLSearchParams): Promise<{ items: KubeObject[]; metadata: Obj }> {
     const rv = q.get('resourceVersion');
-    const current = this.cluster.store.resourceVersion;
+    let current = this.cluster.store.resourceVersion;
     if (rv && rv !== '0') {
       const n = Number(rv);
       if (!Number.isInteger(n) || n < 0) throw badRequest(`invalid resource version: ${rv}`);
-      if (n > current) throw new ApiError('BadRequest', `Timeout: Too large resource version: ${n}, current: ${current}`, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] }, undefined, 504);
+      if (n > current) {
+        // Paged and Exact lists go to etcd, which answers at once (no retry hint); the others are
+        // served by the watch cache, which first waits a little for the resourceVersion to arrive.
+        const fromEtcd = Number(q.get('limit') ?? 0) > 0 || q.has('continue') || q.get('resourceVersionMatch') === 'Exact';
+        if (fromEtcd || !(await this.cluster.store.reached(n, this.freshnessWaitMs))) throw tooLargeResourceVersion(n, current, fromEtcd ? 0 : 1);
+        current = this.cluster.store.resourceVersion;
+      }
     }
     const match = this.selector(rt, q);
     let items = this.cluster.list(rt, namespace).items.filter(match);
@@ -407,20 +434,39 @@ export class HttpHandler {
     return { items, metadata };
   }
 
-  private watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, namespace: string | undefined, q: URLSearchParams, table?: string): void {
+  private get freshnessWaitMs(): number {
+    return this.opts.freshnessWaitMs ?? 3_000;
+  }
+
+  private async watch(req: IncomingMessage, res: ServerResponse, rt: ResourceType, namespace: string | undefined, q: URLSearchParams, table?: string): Promise<void> {
     const match = this.selector(rt, q);
     const rvParam = q.get('resourceVersion') ?? '';
     const sendInitial = q.get('sendInitialEvents') === 'true';
     const bookmarks = bool(q.get('allowWatchBookmarks'));
     const timeout = Number(q.get('timeoutSeconds') ?? 0);
+    const asked = Number(rvParam);
+    // A resourceVersion the store has not reached. With sendInitialEvents the watch cache waits for it
+    // (blockTimeout), then the watch is one ERROR event (504 Timeout, cause ResourceVersionTooLarge).
+    // A plain watch is accepted as is: it delivers only what is newer than the asked resourceVersion,
+    // and no bookmark older than it, so it stays silent until the store gets there.
+    const ahead = rvParam !== '' && Number.isInteger(asked) && asked > this.cluster.store.resourceVersion;
+    const tooLarge = ahead && sendInitial && !(await this.cluster.store.reached(asked, this.freshnessWaitMs)) ? tooLargeResourceVersion(asked, this.cluster.store.resourceVersion, 1) : undefined;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     const write = (type: string, object: unknown) => {
       const o = table && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') ? toTable(rt, [object as KubeObject], table, {}) : object;
       if (!res.writableEnded) res.write(JSON.stringify({ type, object: o }) + '\n');
     };
-    const bookmark = (extra?: Obj) =>
-      write('BOOKMARK', { kind: rt.kind, apiVersion: rt.apiVersion, metadata: { resourceVersion: String(this.cluster.store.resourceVersion), ...(extra ?? {}) } });
+    if (tooLarge) {
+      write('ERROR', tooLarge.toStatus());
+      res.end();
+      return;
+    }
+    const bookmark = (extra?: Obj) => {
+      const rv = this.cluster.store.resourceVersion;
+      if (ahead && rv < asked) return;
+      write('BOOKMARK', { kind: rt.kind, apiVersion: rt.apiVersion, metadata: { resourceVersion: String(rv), ...(extra ?? {}) } });
+    };
     let since: number | undefined;
     if (rvParam === '' || rvParam === '0' || sendInitial) {
       for (const o of this.cluster.list(rt, namespace).items) if (match(o)) write('ADDED', o);

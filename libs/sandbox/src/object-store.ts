@@ -57,6 +57,7 @@ export class ObjectStore {
   /** Highest resourceVersion whose event is no longer in `history`. */
   private compactedThrough = 0;
   private readonly watchers = new Set<{ filter: WatchFilter; send: (e: StoreEvent) => void }>();
+  private readonly waiters = new Set<() => void>();
   private readonly historySize: number;
 
   constructor(opts: StoreOptions = {}) {
@@ -120,6 +121,28 @@ export class ObjectStore {
   }
 
   /**
+   * Resolves true once the store's resourceVersion is at least `resourceVersion`, false when `ms`
+   * pass first (the watch cache's bounded wait for freshness).
+   */
+  reached(resourceVersion: number, ms: number): Promise<boolean> {
+    if (this.revision >= resourceVersion) return Promise.resolve(true);
+    if (ms <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.revision < resourceVersion) return;
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        resolve(false);
+      }, ms);
+      this.waiters.add(check);
+    });
+  }
+
+  /**
    * Subscribes to changes after `since` (replaying kept history first); `since` undefined means
    * from now. Throws `ResourceVersionTooOldError` when history after `since` was compacted.
    */
@@ -127,7 +150,9 @@ export class ObjectStore {
     if (since !== undefined && since < this.compactedThrough) throw new ResourceVersionTooOldError(since, this.compactedThrough + 1);
     const matches = (e: StoreEvent) => e.resource === filter.resource && (filter.namespace === undefined || e.namespace === filter.namespace);
     if (since !== undefined) for (const e of this.history) if (e.resourceVersion > since && matches(e)) send(e);
-    const w = { filter, send: (e: StoreEvent) => matches(e) && send(e) };
+    // Never an event at or below the asked resourceVersion, also when it is ahead of the store (the
+    // watch cache's contract: it delivers only what is newer than the watch's resourceVersion).
+    const w = { filter, send: (e: StoreEvent) => matches(e) && (since === undefined || e.resourceVersion > since) && send(e) };
     this.watchers.add(w);
     return () => this.watchers.delete(w);
   }
@@ -146,5 +171,6 @@ export class ObjectStore {
         // A broken watcher must not fail the write that notified it.
       }
     }
+    for (const wake of [...this.waiters]) wake();
   }
 }

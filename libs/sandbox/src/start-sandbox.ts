@@ -20,6 +20,8 @@ export interface SandboxOptions extends ClusterOptions {
   readonly tls?: boolean;
   /** Receives one line per finished request. */
   readonly log?: (line: RequestLogLine) => void;
+  /** How long a read waits for a resourceVersion not reached yet before a 504 Too large resource version (default 3000, the apiserver's). */
+  readonly freshnessWaitMs?: number;
 }
 
 export interface Sandbox {
@@ -29,10 +31,17 @@ export interface Sandbox {
   readonly caCertificate?: string;
   readonly port: number;
   readonly kubeconfigPath?: string;
-  /** The in-memory cluster behind the server (store, verbs). */
+  /** The in-memory cluster behind the server (store, verbs); another one after `replace()`. */
   readonly cluster: Cluster;
   /** Forgets watch history: older resourceVersions then answer 410 Gone (reason Expired). */
   compact(): void;
+  /**
+   * A new cluster behind the same URL, as when a cluster is rebuilt: every object gone, served
+   * resources back to the built-in ones, resourceVersions restarting low, the default namespaces
+   * created again (`kube-system` with a new uid: the cluster's identity). Open connections are
+   * closed, watches included, as a restarting apiserver closes them. Returns the new cluster.
+   */
+  replace(): Cluster;
   /** Stops serving and ends open watches. */
   close(): Promise<void>;
 }
@@ -54,10 +63,16 @@ export function sandboxKubeconfig(url: string, opts: { namespace?: string; caCer
 
 /** Starts a sandbox API server in this process. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const cluster = new Cluster(opts);
+  let cluster = new Cluster(opts);
   const host = opts.host ?? '127.0.0.1';
   let address = '';
-  const handler = new HttpHandler(cluster, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, serverAddress: () => address, ...(opts.log ? { log: opts.log } : {}) });
+  const handler = new HttpHandler(cluster, {
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    serverAddress: () => address,
+    ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.freshnessWaitMs !== undefined ? { freshnessWaitMs: opts.freshnessWaitMs } : {}),
+    replace: () => replace(),
+  });
   const tls = opts.tls ? await selfSignedCertificate(host) : undefined;
   const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler.handle) : createServer(handler.handle);
   server.keepAliveTimeout = 5_000;
@@ -65,6 +80,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => resolve());
   });
+  function replace(): Cluster {
+    cluster = new Cluster(opts);
+    handler.replaceCluster(cluster);
+    server.closeAllConnections();
+    return cluster;
+  }
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
   const url = `${tls ? 'https' : 'http'}://${address}`;
@@ -77,8 +98,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ...(tls ? { caCertificate: tls.cert } : {}),
     port,
     ...(opts.kubeconfigPath ? { kubeconfigPath: opts.kubeconfigPath } : {}),
-    cluster,
+    get cluster() {
+      return cluster;
+    },
     compact: () => cluster.store.compact(),
+    replace,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
