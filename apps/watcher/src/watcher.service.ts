@@ -4,7 +4,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
-import { loadClusters, type KubeClient } from '../../../libs/kube/src/index.js';
+import { KubeError, clusterIdentity, loadClusters, type KubeClient } from '../../../libs/kube/src/index.js';
 import { IngestProducer, QUEUE_DRIVER, SchemaProducer, type QueueDriver } from '../../../libs/queue/src/index.js';
 import { LiveObjectsRepository, WatchPositionRepository } from '../../../libs/store/src/index.js';
 import { ClusterWatcher } from './cluster-watcher.js';
@@ -66,7 +66,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
             enqueue: (o, checkpoint) => this.producer.enqueue(o, checkpoint),
             queueDepth: () => this.driver.pending('ingest'),
             loadPositions: (cluster, uid) => this.positions.load(cluster, uid, this.config.queue.ingestShards),
-            clusterIdentity: () => clusterIdentity(client),
+            clusterIdentity: () => identityOf(client),
             onQueueLost: (listener) => this.driver.onQueueLost(listener),
             liveObjects: (c, g, r) => this.live.liveObjects(c, g, r),
             storeSchemas: (c, documents, paths) => this.schemas.enqueue(c, documents, paths),
@@ -116,14 +116,15 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
   }
 }
 
-// TODO(merge): replaced by libs/kube's clusterIdentity.
-async function clusterIdentity(client: KubeClient): Promise<string> {
+/**
+ * The cluster's identity for its resume positions; '' when RBAC or the cluster does not let us read
+ * it (403/404: positions are then kept under '' and a replaced cluster is caught only by its watches).
+ */
+async function identityOf(client: KubeClient): Promise<string> {
   try {
-    const ns = await client.json<{ metadata?: { uid?: string } }>('/api/v1/namespaces/kube-system');
-    return ns.metadata?.uid ?? '';
+    return await clusterIdentity(client);
   } catch (e) {
-    const status = (e as { status?: number }).status;
-    if (status === 403 || status === 404) return '';
+    if (e instanceof KubeError && (e.status === 403 || e.status === 404)) return '';
     throw e;
   }
 }
