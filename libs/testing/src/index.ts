@@ -8,3 +8,5 @@ export { caseObservations, caseStep, type CaseObservations } from './conformance
 export { SandboxWriter, type Written } from './sandbox-writer.js';
 export { storedHistory, type StoredStep } from './stored-history.js';
 export { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';
+export { startTempPostgres, type TempPostgres, type TempPostgresOptions } from './temp-postgres.js';
+export { startTempRedis, type TempRedis } from './temp-redis.js';
