@@ -1,18 +1,9 @@
-import type { Sandbox } from '../../libs/sandbox/src/index.js';
 import { CM, seedConfigMaps } from './fault-churn.js';
 import { startFaultHarness, sleep, type FaultHarness } from './fault-harness.js';
 
 // The cluster behind the kubeconfig's URL is replaced by another (a rebuilt cluster, a restore):
-// every object gone, resourceVersions restart lower, a new kube-system uid. The API must show every
-// old object as deleted and the new cluster's objects as they are.
-//
-// Written against the sandbox method being added in parallel: `sandbox.replace()` (same URL, a fresh
-// cluster with the default namespaces and a new kube-system uid). Until it exists the case fails
-// saying so.
-
-interface Replaceable {
-  replace?: () => Promise<void> | void;
-}
+// every object gone, resourceVersions restart lower, a new kube-system uid (the sandbox's replace()).
+// The API must show every old object as deleted and the new cluster's objects as they are.
 
 describe('the cluster replaced behind the same URL', () => {
   let h: FaultHarness;
@@ -23,13 +14,9 @@ describe('the cluster replaced behind the same URL', () => {
     const churn = h.churn();
     await h.waitForEvents(h.names.length, 60_000);
     await sleep(2_000);
-    const sandbox = h.sandbox as Sandbox & Replaceable;
-    if (typeof sandbox.replace !== 'function') {
-      throw new Error('sandbox.replace() is not there yet: the sandbox must replace its cluster behind the same URL (objects gone, resourceVersions restarting lower, a new kube-system uid)');
-    }
     const before = (await h.writer.get('/api/v1/namespaces/kube-system')) as { metadata: { uid: string } };
     const lastRv = Number(((await h.writer.get(CM)) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
-    await sandbox.replace();
+    await h.sandbox.replace();
     h.names.splice(0, h.names.length);
     h.names.push(...(await seedConfigMaps(h.writer, h.created, Math.floor(h.created.size / 2), 'new')));
     const after = (await h.writer.get('/api/v1/namespaces/kube-system')) as { metadata: { uid: string } };
