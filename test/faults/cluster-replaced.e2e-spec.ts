@@ -17,6 +17,9 @@ describe('the cluster replaced behind the same URL', () => {
     const before = (await h.writer.get('/api/v1/namespaces/kube-system')) as { metadata: { uid: string } };
     const lastRv = Number(((await h.writer.get(CM)) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
     await h.sandbox.replace();
+    // The old incarnation's connections are closed, as a restarted apiserver's are: let the
+    // writer's pooled keep-alive sockets notice before writing to the new one.
+    await sleep(500);
     h.names.splice(0, h.names.length);
     h.names.push(...(await seedConfigMaps(h.writer, h.created, Math.floor(h.created.size / 2), 'new')));
     const after = (await h.writer.get('/api/v1/namespaces/kube-system')) as { metadata: { uid: string } };
