@@ -18,6 +18,7 @@ export {
   foldObjectOwnership,
   identityOf,
   transitionManager,
+  WATCH_GAP_NOTE,
   type ObjectOwnershipState,
   type OwnedField,
   type FieldMark,

@@ -49,6 +49,18 @@ describe('evolveObjectOwnership', () => {
     const r = evolveObjectOwnership(s1, { ...events[1]!, seq: 2, source: 'relist' });
     expect(r.transitions.length).toBeGreaterThan(0);
     expect(r.transitions.every((t) => t.reconstructed && t.seq === '2')).toBe(true);
+    expect(r.transitions.every((t) => !t.notes.includes('watch-gap'))).toBe(true); // an initial list is no gap
+  });
+
+  it('notes the discontinuity on transitions found by a gap-fill relist (changes and deletions)', () => {
+    const { events } = caseEvents('incident-a-pod-set-image');
+    const s1 = evolveObjectOwnership(undefined, { ...events[0]!, seq: 1 }).state;
+    const changed = evolveObjectOwnership(s1, { ...events[1]!, seq: 2, source: 'gap-fill' });
+    expect(changed.transitions.length).toBeGreaterThan(0);
+    expect(changed.transitions.every((t) => t.reconstructed && t.notes.includes('watch-gap'))).toBe(true);
+    const gone = evolveObjectOwnership(changed.state, { ...events[1]!, seq: 3, source: 'gap-fill', watchType: 'DELETED', resourceVersion: 'x' });
+    expect(gone.transitions.length).toBeGreaterThan(0);
+    expect(gone.transitions.every((t) => t.notes.join(',') === 'object-deleted,watch-gap')).toBe(true);
   });
 
   it('DELETED removes every owner', () => {

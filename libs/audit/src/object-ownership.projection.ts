@@ -192,6 +192,14 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
   return out;
 }
 
+/**
+ * Note on a transition found by a relist after a gap in the watch (a lost queue, 410 Gone, a cluster
+ * that went back in time or was replaced): the writes in between are not known, only their result.
+ */
+export const WATCH_GAP_NOTE = 'watch-gap';
+
+const gapNotes = (source: ObservedEvent['source'], notes: readonly string[]): string[] => (source === 'gap-fill' ? [...notes, WATCH_GAP_NOTE] : [...notes]);
+
 function toFieldTransition(t: Transition, e: ObservedEvent, seq: string): FieldTransition {
   return {
     seq,
@@ -208,7 +216,7 @@ function toFieldTransition(t: Transition, e: ObservedEvent, seq: string): FieldT
     owners: t.owners.map(ref),
     valueChanged: t.valueChanged,
     reconstructed: e.source !== 'watch',
-    notes: [...t.notes],
+    notes: gapNotes(e.source, t.notes),
   };
 }
 
@@ -363,7 +371,7 @@ export function evolveObjectOwnership(
       owners: [],
       valueChanged: true,
       reconstructed: event.source !== 'watch',
-      notes: ['object-deleted'],
+      notes: gapNotes(event.source, ['object-deleted']),
     }));
     const next: ObjectOwnershipState = {
       ...base,
