@@ -81,8 +81,9 @@ export async function startApplication(config: AppConfig, options: StartOptions)
     logger.info({ port, database: config.database.kind, queue: config.queue.transport.driver }, 'ssa-audit listening');
     return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
   }
+  // No enableShutdownHooks: apps/main.ts handles SIGTERM itself (Nest's handler would re-raise the
+  // signal after closing, so the process would end by the signal instead of exiting 0).
   const app = await NestFactory.createApplicationContext(root, { logger: nestLogger, abortOnError: false });
-  app.enableShutdownHooks();
   logger.info({ database: config.database.kind, queue: config.queue.transport.driver }, 'ssa-audit started');
   return { app, close: () => app.close() };
 }

@@ -68,6 +68,8 @@ export interface FaultHarness {
   start(role: Role): Promise<void>;
   /** SIGKILL; resolves once the process is gone. */
   kill(role: Role): Promise<void>;
+  /** SIGTERM (a graceful stop, as Kubernetes asks); resolves with the exit code and the milliseconds it took. */
+  terminate(role: Role): Promise<{ code: number | null; ms: number }>;
   running(role: Role): boolean;
   churn(options?: ChurnOptions): Churn;
   /** A query on the case's Postgres, straight (never through the proxy). */
@@ -163,6 +165,15 @@ export async function startFaultHarness(label: string, options: FaultHarnessOpti
     c.kill('SIGKILL');
     await exited;
   };
+  const terminate = async (role: Role) => {
+    const c = children.get(role);
+    if (!c || !running(role)) throw new Error(`${role} is not running`);
+    const started = Date.now();
+    const exited = new Promise<number | null>((r) => c.once('exit', (code) => r(code)));
+    c.kill('SIGTERM');
+    const code = await exited;
+    return { code, ms: Date.now() - started };
+  };
   const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => {
     const c = new pg.Client({ connectionString: postgres.url });
     c.on('error', () => undefined);
@@ -190,6 +201,7 @@ export async function startFaultHarness(label: string, options: FaultHarnessOpti
     env,
     start,
     kill,
+    terminate,
     running,
     churn(o) {
       lastChurn = startChurn(writer, created, names, o);

@@ -10,5 +10,5 @@ export function createQueueDriver(config: QueueConfig, logger: Logger, listener:
   const { transport, prefix, ingestShards, attempts, lockDurationMs, epochCheckMs, closeTimeoutMs } = config;
   return transport.driver === 'bullmq'
     ? new BullMqQueueDriver({ redisUrl: transport.redisUrl, prefix, ingestShards, attempts, lockDurationMs, epochCheckMs, closeTimeoutMs }, logger, listener)
-    : new InProcessQueueDriver({ ingestShards, attempts }, logger, listener);
+    : new InProcessQueueDriver({ ingestShards, attempts, closeTimeoutMs }, logger, listener);
 }

@@ -36,7 +36,7 @@ export class InProcessQueueDriver implements QueueDriver {
   private readonly health: LaneHealthListener;
 
   constructor(
-    private readonly options: { ingestShards: number; attempts: number },
+    private readonly options: { ingestShards: number; attempts: number; closeTimeoutMs?: number },
     private readonly logger: Logger,
     private readonly listener: QueueHealthListener = {},
   ) {
@@ -118,11 +118,15 @@ export class InProcessQueueDriver implements QueueDriver {
     if (this.closed) throw new Error('queue driver is closed');
   }
 
+  /** Lets running jobs finish for at most `closeTimeoutMs` (a long replay is not waited for: its checkpoints resume it). */
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
     for (const t of this.timers) clearInterval(t);
-    await Promise.all([...this.lanes.values()].map((l) => l.running));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((r) => (timer = setTimeout(r, this.options.closeTimeoutMs ?? 10_000)));
+    await Promise.race([Promise.all([...this.lanes.values()].map((l) => l.running)), late]);
+    clearTimeout(timer);
   }
 
   private lane(name: string): Lane {
