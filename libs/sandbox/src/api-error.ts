@@ -12,6 +12,7 @@ export type StatusReason =
   | 'Gone'
   | 'InternalError'
   | 'Forbidden'
+  | 'Unauthorized'
   | 'Timeout';
 
 const CODES: Record<StatusReason, number> = {
@@ -27,6 +28,7 @@ const CODES: Record<StatusReason, number> = {
   Gone: 410,
   InternalError: 500,
   Forbidden: 403,
+  Unauthorized: 401,
   Timeout: 504,
 };
 

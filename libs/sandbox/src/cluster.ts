@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ServiceAccountTokens } from './service-account-tokens.js';
 import { parse as parseYaml } from 'yaml';
 import {
   ConflictError,
@@ -97,12 +98,15 @@ export class Cluster {
   private readonly clock: () => Date;
   private readonly crdConverter: CrdSchemaConverter;
   private serviceIps = 0;
+  /** The ServiceAccount tokens this cluster issued (TokenRequest); a new cluster has none. */
+  readonly tokens: ServiceAccountTokens;
   /** Called when the set of served resources changes (discovery and OpenAPI caches). */
   onResourcesChanged: () => void = () => {};
 
   constructor(opts: ClusterOptions = {}) {
     this.store = new ObjectStore({ ...(opts.historySize !== undefined ? { historySize: opts.historySize } : {}) });
     this.clock = opts.now ?? (() => new Date());
+    this.tokens = new ServiceAccountTokens(this.clock);
     this.crdConverter = opts.crdSchemaConverter ?? defaultCrdSchemaConverter;
     for (const t of builtinResourceTypes()) this.types.set(this.typeKey(t.group, t.version, t.plural), t);
     for (const ns of DEFAULT_NAMESPACES) {
@@ -123,7 +127,8 @@ export class Cluster {
     return this.types.get(this.typeKey(group, version, plural));
   }
 
-  private now(): string {
+  /** The cluster's clock, to the second, as timestamps are written. */
+  now(): string {
     return this.clock().toISOString().replace(/\.\d+Z$/, 'Z');
   }
 

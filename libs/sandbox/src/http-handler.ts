@@ -11,6 +11,8 @@ import { openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.
 import type { ResourceType } from './resource-type.js';
 import { fieldSelector, labelSelector, selectableFields, type Selector } from './selectors.js';
 import { type Obj, isObject } from './json.js';
+import { authenticate, authorizeRequest, createToken, reviewSelf, reviewSelfSubjectAccess, reviewSubjectAccess, reviewToken } from './auth-api.js';
+import { requestAttributes } from './request-info.js';
 
 const MAX_BODY = 3 * 1024 * 1024;
 
@@ -176,9 +178,12 @@ export class HttpHandler {
   };
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Authentication, then authorization, before anything else (as the apiserver's filter chain).
+    const user = authenticate(this.cluster, req.headers.authorization);
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    authorizeRequest(this.cluster, requestAttributes(user, req.method ?? 'GET', url.pathname.replace(/\/+$/, '') || '/', url.searchParams));
     if (!acceptsJson(req.headers.accept))
       throw new ApiError('NotAcceptable', `only the following media types are accepted: application/json`);
-    const url = new URL(req.url ?? '/', 'http://sandbox');
     let segs: string[];
     try {
       segs = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
@@ -238,9 +243,29 @@ export class HttpHandler {
     }
     const rp = parseResourcePath(segs);
     if (!rp) throw noSuchResource();
+    if (method === 'POST' && rp.version === 'v1' && rp.name === undefined) {
+      // The review APIs: created and answered, never stored.
+      const review =
+        rp.group === 'authentication.k8s.io' && rp.plural === 'tokenreviews' && rp.namespace === undefined
+          ? (body: unknown) => reviewToken(this.cluster, body)
+          : rp.group === 'authentication.k8s.io' && rp.plural === 'selfsubjectreviews' && rp.namespace === undefined
+            ? () => reviewSelf(user)
+          : rp.group === 'authorization.k8s.io' && rp.plural === 'subjectaccessreviews' && rp.namespace === undefined
+            ? (body: unknown) => reviewSubjectAccess(this.cluster, body)
+            : rp.group === 'authorization.k8s.io' && rp.plural === 'selfsubjectaccessreviews' && rp.namespace === undefined
+              ? (body: unknown) => reviewSelfSubjectAccess(this.cluster, user, body)
+              : rp.group === 'authorization.k8s.io' && rp.plural === 'localsubjectaccessreviews' && rp.namespace !== undefined
+                ? (body: unknown) => reviewSubjectAccess(this.cluster, body, 'LocalSubjectAccessReview', rp.namespace)
+                : undefined;
+      if (review) return send(res, 201, review(this.decodeObject(req, await readBody(req))));
+    }
     const rt = this.cluster.resourceFor(rp.group, rp.version, rp.plural);
     if (!rt) throw noSuchResource();
     if (!rt.namespaced && rp.namespace !== undefined) throw noSuchResource();
+    if (rt.group === '' && rt.plural === 'serviceaccounts' && rp.subresource === 'token' && rp.name !== undefined && rp.namespace !== undefined) {
+      if (method !== 'POST') throw new ApiError('MethodNotAllowed', 'the server does not allow this method on the requested resource');
+      return send(res, 201, createToken(this.cluster, rp.namespace, rp.name, this.decodeObject(req, await readBody(req))));
+    }
     const q = url.searchParams;
     const namespace = rt.namespaced ? rp.namespace : undefined;
     const sub = rp.subresource ?? '';
