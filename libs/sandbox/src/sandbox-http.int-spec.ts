@@ -53,7 +53,7 @@ describe('sandbox over HTTP', () => {
     it('serves /version, /api, /apis and resource lists with subresources', async () => {
       expect(((await (await fetch(`${sb.url}/version`)).json()) as any).minor).toBe('32');
       const apis = (await (await fetch(`${sb.url}/apis`)).json()) as any;
-      expect(apis.groups.map((g: any) => g.name)).toEqual(['apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io']);
+      expect(apis.groups.map((g: any) => g.name)).toEqual(['apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io']);
       const apps = (await (await fetch(`${sb.url}/apis/apps/v1`)).json()) as any;
       expect(apps.resources.map((r: any) => r.name)).toContain('deployments/scale');
       const core = (await (await fetch(`${sb.url}/api/v1`)).json()) as any;
