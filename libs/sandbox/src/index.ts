@@ -9,3 +9,5 @@ export { applyStrategicMergePatch } from './patch/strategic-merge-patch.js';
 export { applyMergePatch } from './patch/json-merge-patch.js';
 export type { ResourceType } from './resource-type.js';
 export type { RequestLogLine } from './http-handler.js';
+export { authorize, forbiddenMessage, serviceAccountUsername, serviceAccountGroups, type RbacPolicy, type RequestAttributes, type UserInfo, type Decision } from './rbac-authorizer.js';
+export { SANDBOX_ADMIN_TOKEN, SANDBOX_ADMIN, API_AUDIENCES, ServiceAccountTokens } from './service-account-tokens.js';
