@@ -163,6 +163,23 @@ export function applyDefaults(rt: ResourceType, o: Obj): void {
     case 'v1/Secret':
       dflt(o, 'type', 'Opaque');
       return;
+    case 'networking.k8s.io/v1/NetworkPolicy':
+      if (!spec) return;
+      // SetDefaults_NetworkPolicySpec: Ingress always, Egress when egress rules are given; ports TCP.
+      if (!Array.isArray(spec['policyTypes']) || spec['policyTypes'].length === 0)
+        spec['policyTypes'] = Array.isArray(spec['egress']) && spec['egress'].length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+      for (const dir of ['ingress', 'egress'])
+        if (Array.isArray(spec[dir]))
+          for (const rule of spec[dir]) if (isObject(rule) && Array.isArray(rule['ports'])) for (const p of rule['ports']) if (isObject(p)) dflt(p, 'protocol', 'TCP');
+      return;
+    case 'rbac.authorization.k8s.io/v1/RoleBinding':
+    case 'rbac.authorization.k8s.io/v1/ClusterRoleBinding':
+      // SetDefaults_Subject: User and Group subjects are in the rbac group (ServiceAccounts in core, "").
+      if (Array.isArray(o['subjects']))
+        for (const s of o['subjects']) if (isObject(s)) {
+          if (s['kind'] === 'User' || s['kind'] === 'Group') dflt(s, 'apiGroup', 'rbac.authorization.k8s.io');
+        }
+      return;
     default:
       return;
   }
