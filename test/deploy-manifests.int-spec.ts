@@ -284,11 +284,11 @@ describe('deploy/ overlays, applied server-side to the sandbox', () => {
       const all = objects(overlay);
       const skipped = [...new Set(all.filter((o) => !servedKinds.has(o.kind)).map((o) => o.kind))].sort();
       if (skipped.length > 0) console.warn(`deploy/overlays/${overlay}: the sandbox does not serve ${skipped.join(', ')}: not applied`);
-      const input = all
-        .filter((o) => servedKinds.has(o.kind))
-        .map((o) => stringify(o, { version: '1.1' })) // kubectl reads YAML 1.1: "yes" must be quoted
-        .join('---\n');
+      const applied = all.filter((o) => servedKinds.has(o.kind));
+      const input = applied.map((o) => stringify(o, { version: '1.1' })).join('---\n'); // kubectl reads YAML 1.1: "yes" must be quoted
       await sb.ok(['apply', '--server-side', '--field-manager', 'deploy-test', '-f', '-'], { input });
+      // Every object is there.
+      expect((await sb.ok(['get', '-f', '-', '-o', 'name'], { input })).split('\n').filter((l) => l !== '')).toHaveLength(applied.length);
       const names = (await sb.ok(['get', 'deployments,jobs', '-n', 'ssa-audit', '-o', 'name'])).split('\n').filter((l) => l !== '');
       expect(names).toEqual(expect.arrayContaining(['deployment.apps/ssa-audit-api', 'deployment.apps/ssa-audit-watcher', 'deployment.apps/ssa-audit-worker', 'job.batch/ssa-audit-migrate']));
       // What we sent is what the server keeps (nothing pruned as unknown).
