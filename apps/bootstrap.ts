@@ -6,6 +6,7 @@ import { ConfigModule, type AppConfig } from '../libs/config/src/index.js';
 import { Metrics, NestPinoLogger, ObservabilityModule, createLogger, type Logger } from '../libs/common/src/index.js';
 import { StoreModule } from '../libs/store/src/index.js';
 import { QueueModule } from '../libs/queue/src/index.js';
+import { KubeAuthModule } from '../libs/kube/src/index.js';
 import { ApiModule } from './api/src/api.module.js';
 import { setupOpenApi } from './api/src/openapi.js';
 import { WorkerModule } from './worker/src/worker.module.js';
@@ -59,6 +60,7 @@ class RootModule {
         ObservabilityModule.forRoot(logger, metrics),
         StoreModule.forRoot({ migrateOnStart: migrate }),
         QueueModule,
+        ...(roles.includes('api') ? [KubeAuthModule.forRoot(config)] : []),
         ...roles.map((r) => ROLE_MODULES[r]),
       ],
     };
@@ -75,10 +77,10 @@ export async function startApplication(config: AppConfig, options: StartOptions)
   if (options.roles.includes('api')) {
     const app = await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, abortOnError: false });
     setupOpenApi(app);
-    await app.listen(config.port, '0.0.0.0');
+    await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, database: config.database.kind, queue: config.queue.transport.driver }, 'ssa-audit listening');
+    logger.info({ host: config.host, port, auth: config.auth.mode, database: config.database.kind, queue: config.queue.transport.driver }, 'ssa-audit listening');
     return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
   }
   // No enableShutdownHooks: apps/main.ts handles SIGTERM itself (Nest's handler would re-raise the

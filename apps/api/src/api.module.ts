@@ -1,8 +1,12 @@
-import { Module } from '@nestjs/common';
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
 import { EventReader, EventTail } from '../../../libs/store/src/index.js';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AccessLogMiddleware } from './access-log.middleware.js';
+import { AuthenticationGuard } from './authentication.guard.js';
+import { AuthorizationGuard } from './authorization.guard.js';
+import { ObjectVisibility } from './object-visibility.service.js';
 import { DeadLettersController } from './dead-letters.controller.js';
 import { ErrorFilter } from './error.filter.js';
 import { EventStreamService } from './event-stream.service.js';
@@ -45,6 +49,14 @@ import { createValidationPipe } from './validation.pipe.js';
     },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
+    // In this order: who asks, then what they may see.
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: AuthorizationGuard },
+    ObjectVisibility,
   ],
 })
-export class ApiModule {}
+export class ApiModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AccessLogMiddleware).forRoutes('*path');
+  }
+}

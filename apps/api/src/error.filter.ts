@@ -2,7 +2,7 @@ import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter 
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
-import { AuditError, type AuditErrorCode } from '../../../libs/audit/src/index.js';
+import { AuditError, AuthError, type AuditErrorCode, type AuthErrorCode } from '../../../libs/audit/src/index.js';
 import { StoreQueryError, type StoreQueryErrorCode } from '../../../libs/store/src/index.js';
 import { ApiNotFoundError, TooManyStreamsError } from './api.error.js';
 import { RequestValidationError } from './validation.pipe.js';
@@ -16,6 +16,19 @@ function auditStatus(code: AuditErrorCode): number {
       return 400;
     case 'object-mismatch':
       return 500; // a bug of ours, not of the caller
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function authStatus(code: AuthErrorCode): number {
+  switch (code) {
+    case 'unauthenticated':
+      return 401;
+    case 'forbidden':
+      return 403;
+    case 'auth-unavailable':
+      return 503;
     default:
       return assertUnreachable(code);
   }
@@ -54,6 +67,11 @@ export class ErrorFilter implements ExceptionFilter {
       const status = auditStatus(error.code);
       if (status >= 500) this.logger.error({ err: error }, 'request failed');
       res.status(status).json({ code: error.code, message: error.message, parameter: error.parameter, engineCode: error.engineCode });
+    } else if (error instanceof AuthError) {
+      const status = authStatus(error.code);
+      if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="ssa-audit"');
+      if (status === 503) this.logger.error({ err: error }, 'authentication unavailable');
+      res.status(status).json({ code: error.code, message: error.message });
     } else if (error instanceof StoreQueryError) {
       res.status(storeStatus(error.code)).json({ code: error.code, message: error.message, parameter: error.parameter });
     } else if (error instanceof ApiNotFoundError) {

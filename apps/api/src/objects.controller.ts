@@ -24,18 +24,22 @@ import {
   type TransitionsResponseDto,
 } from './objects.dto.js';
 import { OwnershipApiService } from './ownership-api.service.js';
+import { CurrentCaller, RequireAccess } from './access-rule.decorator.js';
+import type { Caller } from '../../../libs/audit/src/index.js';
 
 @ApiTags('objects')
 @ApiBadRequestResponse({ description: 'A bad parameter (code names why: invalid-at, invalid-path, invalid-cursor, invalid-request)', standardSchema: errorSchema })
 @Controller('v1/objects')
+@RequireAccess('object')
 export class ObjectsController {
   constructor(@Inject(OwnershipApiService) private readonly api: OwnershipApiService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Tracked objects' })
+  @RequireAccess('object-list')
+  @ApiOperation({ summary: 'Tracked objects (those the caller may get)' })
   @ApiOkResponse({ standardSchema: listObjectsResponseSchema })
-  list(@Query({ schema: listObjectsRequestSchema }) q: ListObjectsRequestDto): Promise<ListObjectsResponseDto> {
-    return this.api.listObjects(q);
+  list(@Query({ schema: listObjectsRequestSchema }) q: ListObjectsRequestDto, @CurrentCaller() caller: Caller): Promise<ListObjectsResponseDto> {
+    return this.api.listObjects(q, caller);
   }
 
   @Get(':id/ownership')

@@ -11,6 +11,8 @@ import {
   type OwnershipNode,
 } from '../../../libs/audit/src/index.js';
 import { OwnershipQueries } from '../../../libs/store/src/index.js';
+import type { Caller } from '../../../libs/audit/src/index.js';
+import { ObjectVisibility } from './object-visibility.service.js';
 import type { AtRequestDto, ExplainResponseDto, FieldHistoryResponseDto, FieldRequestDto, FieldResponseDto, ListObjectsRequestDto, ListObjectsResponseDto, OwnershipResponseDto, TransitionsRequestDto, TransitionsResponseDto } from './objects.dto.js';
 import type { ListManagersRequestDto, ListManagersResponseDto, ManagerFieldsRequestDto, ManagerFieldsResponseDto } from './managers.dto.js';
 import type { ListFindingsRequestDto, ListFindingsResponseDto } from './findings.dto.js';
@@ -53,12 +55,16 @@ function transition(t: FieldTransition) {
 /** The /v1 answers: parses `at=`, asks the store's projection queries, and shapes the results as the API's DTOs. */
 @Injectable()
 export class OwnershipApiService {
-  constructor(@Inject(OwnershipQueries) private readonly queries: OwnershipQueries) {}
+  constructor(
+    @Inject(OwnershipQueries) private readonly queries: OwnershipQueries,
+    @Inject(ObjectVisibility) private readonly visibility: ObjectVisibility,
+  ) {}
 
-  async listObjects(q: ListObjectsRequestDto): Promise<ListObjectsResponseDto> {
+  /** Only what the caller may `get`: a page can hold fewer than `limit` items; `nextCursor` goes on. */
+  async listObjects(q: ListObjectsRequestDto, caller: Caller): Promise<ListObjectsResponseDto> {
     const { at, cursor, limit, ...filter } = q;
     const page = await this.queries.listObjects(filter, asOf(at), cursor, limit);
-    return { items: [...page.items], nextCursor: page.nextCursor };
+    return { items: await this.visibility.visible(caller, page.items), nextCursor: page.nextCursor };
   }
 
   async ownership(id: string, q: AtRequestDto): Promise<OwnershipResponseDto> {

@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../../../libs/common/src/index.js';
 import { ReplayProducer } from '../../../libs/queue/src/index.js';
 import { ApiNotFoundError } from './api.error.js';
 import { errorSchema } from './common.dto.js';
+import { RequireAccess } from './access-rule.decorator.js';
 import {
   replayJobParams,
   replayRequestSchema,
@@ -24,6 +25,7 @@ export class ReplaysController {
   ) {}
 
   @Post()
+  @RequireAccess('replay-create')
   @HttpCode(202)
   @ApiOperation({ summary: 'Rebuild projections from events (one object, one cluster, or everything); follow it with GET /v1/replays/{jobId}' })
   @ApiAcceptedResponse({ standardSchema: replayResponseSchema })
@@ -34,6 +36,7 @@ export class ReplaysController {
   }
 
   @Get(':jobId')
+  @RequireAccess('replay-read')
   @ApiOperation({ summary: "How a replay is going: its state, the worker's last progress, and its result or failure" })
   @ApiOkResponse({ standardSchema: replayStatusResponseSchema })
   @ApiBadRequestResponse({ description: 'Not a replay job id (invalid-request)', standardSchema: errorSchema })

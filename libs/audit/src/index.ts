@@ -5,6 +5,22 @@
 
 // Errors
 export { AuditError, type AuditErrorCode } from './audit.error.js';
+export { AuthError, type AuthErrorCode } from './auth.error.js';
+
+// Who asks
+export { ANONYMOUS_CALLER, TOKEN_REVIEWER, type Caller, type TokenReview, type TokenReviewer } from './caller.types.js';
+export { parseBearerToken } from './parse-bearer-token.js';
+export {
+  ACCESS_REVIEWER,
+  CLUSTER_WIDE_ACCESS,
+  REPLAY_ACCESS,
+  REPLAY_READ_ACCESS,
+  SERVICE_API_GROUP,
+  objectAccess,
+  type AccessReviewer,
+  type ObjectAccessIdentity,
+  type ResourceAccess,
+} from './access-review.port.js';
 
 // Input
 export type { ObservedEvent, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';

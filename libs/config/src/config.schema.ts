@@ -58,6 +58,15 @@ const VALUE_PATH = /^\.$|^(\.[A-Za-z0-9_$-][A-Za-z0-9_$/-]*)+$/;
 export const envSchema = z.object({
   NODE_ENV: z.preprocess(unset, z.enum(['development', 'production', 'test']).default('development')),
   PORT: int(1, 65535, 3000),
+  // Unset: 127.0.0.1 without authentication, 0.0.0.0 with it (see load-config).
+  API_HOST: z.preprocess(unset, z.string().regex(/^[0-9A-Za-z.:-]{1,253}$/, 'must be an IP address or a host name').optional()),
+  // Unset: kubernetes in a pod (KUBERNETES_SERVICE_HOST set), none elsewhere.
+  AUTH_MODE: z.preprocess(unset, z.enum(['kubernetes', 'none']).optional()),
+  AUTH_ALLOW_INSECURE: bool(false),
+  AUTH_CLUSTER: z.preprocess(unset, z.string().regex(/^[^\s,]+$/, 'must be a context name').optional()),
+  AUTH_AUDIENCES: list(/^[^\s,]+$/, 'an audience', ''),
+  AUTH_CACHE_TTL_MS: int(0, 600000, 10000),
+  AUTH_CACHE_SIZE: int(1, 1000000, 10000),
   STREAMS_MAX: int(1, 100000, 1000),
   STREAMS_MAX_PER_CALLER: int(1, 100000, 50),
   LOG_LEVEL: z.preprocess(unset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),

@@ -50,9 +50,24 @@ export interface CaptureConfig {
   readonly bodySnapshotEvery: number;
 }
 
+/** Who may ask: `kubernetes` validates bearer tokens with a TokenReview against the cluster; `none` is loopback only. */
+export interface AuthConfig {
+  readonly mode: 'kubernetes' | 'none';
+  /** The kubeconfig context whose cluster authenticates (unset: the first cluster watched). */
+  readonly cluster: string | undefined;
+  /** Passed through as the TokenReview's `spec.audiences` (empty: the apiserver's own). */
+  readonly audiences: readonly string[];
+  /** How long a token's review is reused, and how many are kept. */
+  readonly cacheTtlMs: number;
+  readonly cacheSize: number;
+}
+
 export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
+  /** The address the API listens on. */
+  readonly host: string;
+  readonly auth: AuthConfig;
   readonly logLevel: LogLevel;
   /** Open `/v1/events/stream` connections allowed per process and per caller. */
   readonly streams: { readonly max: number; readonly maxPerCaller: number };

@@ -2,6 +2,7 @@ export { loadConfig, loadTestSettings, type TestSettings } from './load-config.j
 export { ConfigError } from './config.exception.js';
 export { APP_CONFIG } from './config.constant.js';
 export type {
+  AuthConfig,
   AppConfig,
   CaptureConfig,
   ConfigIssue,

@@ -92,4 +92,13 @@ describe('loadConfig', () => {
       'Invalid configuration (1 problem):\n  - PORT: must be at most 65535 (got "70000")',
     );
   });
+
+  it('authentication: none on loopback outside a cluster, kubernetes on 0.0.0.0 in a pod; none on another address refuses to start', () => {
+    expect(loadConfig({})).toMatchObject({ host: '127.0.0.1', auth: { mode: 'none', cluster: undefined, audiences: [], cacheTtlMs: 10000, cacheSize: 10000 } });
+    expect(loadConfig({ KUBERNETES_SERVICE_HOST: '10.0.0.1' })).toMatchObject({ host: '0.0.0.0', auth: { mode: 'kubernetes' } });
+    expect(loadConfig({ AUTH_MODE: 'kubernetes', AUTH_CLUSTER: 'prod', AUTH_AUDIENCES: 'ssa-audit,api' }).auth).toMatchObject({ cluster: 'prod', audiences: ['ssa-audit', 'api'] });
+    expect(() => loadConfig({ AUTH_MODE: 'none', API_HOST: '0.0.0.0' })).toThrow(/AUTH_MODE: AUTH_MODE=none answers anyone who reaches the port, and API_HOST=0\.0\.0\.0 is not a loopback address/);
+    expect(loadConfig({ AUTH_MODE: 'none', API_HOST: '0.0.0.0', AUTH_ALLOW_INSECURE: 'true' })).toMatchObject({ host: '0.0.0.0', auth: { mode: 'none' } });
+    expect(loadConfig({ API_HOST: '::1' }).host).toBe('::1');
+  });
 });

@@ -19,9 +19,22 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     throw new ConfigError(issues);
   }
   const e = parsed.data;
+  const inCluster = e.KUBERNETES_SERVICE_HOST !== undefined;
+  const authMode = e.AUTH_MODE ?? (inCluster ? 'kubernetes' : 'none');
+  const host = e.API_HOST ?? (authMode === 'none' ? '127.0.0.1' : '0.0.0.0');
+  if (authMode === 'none' && !LOOPBACK.has(host) && !e.AUTH_ALLOW_INSECURE) {
+    throw new ConfigError([
+      {
+        variable: 'AUTH_MODE',
+        message: `AUTH_MODE=none answers anyone who reaches the port, and API_HOST=${host} is not a loopback address: set AUTH_MODE=kubernetes, bind to 127.0.0.1, or set AUTH_ALLOW_INSECURE=true if something in front authenticates`,
+      },
+    ]);
+  }
   const config: AppConfig = {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
+    host,
+    auth: { mode: authMode, cluster: e.AUTH_CLUSTER, audiences: e.AUTH_AUDIENCES, cacheTtlMs: e.AUTH_CACHE_TTL_MS, cacheSize: e.AUTH_CACHE_SIZE },
     logLevel: e.LOG_LEVEL,
     streams: { max: e.STREAMS_MAX, maxPerCaller: e.STREAMS_MAX_PER_CALLER },
     database: e.DATABASE_URL
@@ -37,7 +50,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       epochCheckMs: e.QUEUE_EPOCH_CHECK_MS,
       closeTimeoutMs: e.WORKER_STOP_TIMEOUT_MS,
     },
-    kube: { kubeconfig: e.KUBECONFIG, contexts: e.KUBE_CONTEXTS, inCluster: e.KUBERNETES_SERVICE_HOST !== undefined },
+    kube: { kubeconfig: e.KUBECONFIG, contexts: e.KUBE_CONTEXTS, inCluster },
     resources: { include: e.RESOURCES_INCLUDE, exclude: e.RESOURCES_EXCLUDE },
     namespaces: { include: e.NAMESPACES_INCLUDE, exclude: e.NAMESPACES_EXCLUDE },
     watcher: {
@@ -70,6 +83,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   };
   return deepFreeze(config);
 }
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function describe(message: string, raw: string | undefined): string {
   // zod's enum messages already list the options; add what was given unless it may be a secret.

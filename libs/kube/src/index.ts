@@ -2,6 +2,9 @@
 export { KubeClient, sanitizeClusterName, type Query } from './kube-client.js';
 export { KubeError, isGone, isTooLargeResourceVersion, kubeErrorFromStatus, type KubeErrorCode, type StatusLike } from './kube.exception.js';
 export { clusterIdentity } from './cluster-identity.js';
+export { KubeTokenReviewer, type KubeTokenReviewerOptions } from './kube-token-reviewer.js';
+export { KubeAuthModule } from './kube-auth.module.js';
+export { KubeAccessReviewer } from './kube-access-reviewer.js';
 export { loadClusters, type ClusterSource } from './load-clusters.js';
 export { discoverResources, selectResources, matchesPattern, resourceKey, groupVersionPath, type ApiResource } from './discovery.js';
 export {

@@ -219,6 +219,17 @@ export class OwnershipQueries {
     return { items: page.map(transitionFromRow), nextCursor: rows.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
   }
 
+  /** Who may see objects is decided by what they are: cluster, group, resource, namespace, name by id (unknown ids left out). */
+  async accessIdentities(objectIds: readonly string[]): Promise<Map<string, { cluster: string; group: string; resource: string; namespace: string; name: string }>> {
+    if (objectIds.length === 0) return new Map();
+    const rows: { id: string; cluster: string; api_group: string; resource: string; namespace: string; name: string }[] = await this.dataSource.query(
+      `SELECT o.id::text AS id, c.name AS cluster, o.api_group, o.resource, o.namespace, o.name
+       FROM objects o JOIN clusters c ON c.id = o.cluster_id WHERE o.id = ANY($1::bigint[])`,
+      [objectIds.filter((id) => /^\d{1,18}$/.test(id))],
+    );
+    return new Map(rows.map((r) => [r.id, { cluster: r.cluster, group: r.api_group, resource: r.resource, namespace: r.namespace, name: r.name }]));
+  }
+
   /** 404 for an object the projection does not know. */
   private async mustExist(objectId: string): Promise<void> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`, [objectId]);
