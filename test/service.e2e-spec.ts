@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { resolveSensitiveHashKey } from '../libs/config/src/index.js';
 import { createLogger } from '../libs/common/src/index.js';
 import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
 import { createTestContext, deploymentObservation, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
@@ -127,7 +128,7 @@ describe('the built service', () => {
 
       const config = ctx.config();
       const driver = new BullMqQueueDriver({ redisUrl: ctx.redisUrl, prefix: ctx.prefix, ingestShards: config.queue.ingestShards, attempts: 1, lockDurationMs: 30_000 }, createLogger('silent'));
-      await new IngestProducer(driver, config.queue, []).enqueue(
+      await new IngestProducer(driver, config.queue, { sensitiveKinds: [], hashKey: resolveSensitiveHashKey(config.capture.hashKey) }).enqueue(
         Array.from({ length: 50 }, (_, i) => deploymentObservation({ uid: `e2e-${i}`, resourceVersion: '1', type: 'ADDED' })),
       );
       await driver.close();
