@@ -98,6 +98,13 @@ describe('the built service', () => {
     expect(p.stderr()).toContain('INGEST_SHARDS: must be at least 1');
   });
 
+  it('refuses a real database without a hash key for Secret values (exit 78)', async () => {
+    const p = run(['api'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/unused', SENSITIVE_HASH_KEY: '', SENSITIVE_HASH_KEY_FILE: '', LOG_LEVEL: 'silent' });
+    expect(await p.exited).toBe(78);
+    expect(p.stderr()).toContain('Invalid configuration (1 problem)');
+    expect(p.stderr()).toContain('SENSITIVE_HASH_KEY: required with DATABASE_URL');
+  });
+
   it('refuses to run one role on the embedded database', async () => {
     const p = run(['api'], { LOG_LEVEL: 'silent' });
     expect(await p.exited).toBe(1);
