@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../libs/config/src/index.js';
 import type { AsOf } from '../libs/audit/src/index.js';
 import { createDataSource, EventAppender, OwnershipProjector, OwnershipQueries } from '../libs/store/src/index.js';
-import { createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
 import { cpuSeconds, deploymentStream, heapMiB, machine, pct, peakRssMiB } from './bench-support.js';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const ctx = await createTestContext('bench_api');
   const ds = await createDataSource(ctx.database.url, 4).initialize();
   try {
-    const appender = new EventAppender(ds, loadConfig({}).capture);
+    const appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
     let t = performance.now();
     let observations = 0;
     let lastLog = t;

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
+import { resolveSensitiveHashKey } from '../libs/config/src/index.js';
 import { createLogger } from '../libs/common/src/index.js';
 import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
 import { createTestContext } from '../libs/testing/src/index.js';
@@ -46,7 +47,7 @@ async function main() {
     { redisUrl: ctx.redisUrl, prefix: ctx.prefix, ingestShards: config.queue.ingestShards, attempts: 3, lockDurationMs: 30_000 },
     createLogger('warn'),
   );
-  const producer = new IngestProducer(driver, config.queue, config.capture.sensitiveKinds);
+  const producer = new IngestProducer(driver, config.queue, { sensitiveKinds: config.capture.sensitiveKinds, hashKey: resolveSensitiveHashKey(config.capture.hashKey) });
   const db = new pg.Client({ connectionString: ctx.database.url });
   await db.connect();
   const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);

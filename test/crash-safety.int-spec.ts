@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { resolveSensitiveHashKey } from '../libs/config/src/index.js';
 import { createLogger } from '../libs/common/src/index.js';
 import { createDataSource } from '../libs/store/src/index.js';
 import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
@@ -53,7 +54,7 @@ describe('crash safety (real Postgres and Redis, a worker child process)', () =>
       createLogger('silent'),
     );
     driver = queue;
-    const producer = new IngestProducer(queue, config.queue, []);
+    const producer = new IngestProducer(queue, config.queue, { sensitiveKinds: [], hashKey: resolveSensitiveHashKey(config.capture.hashKey) });
     const total = 6000;
     for (let round = 0; round < 3; round++) {
       await producer.enqueue(Array.from({ length: total / 3 }, (_, i) => deploymentObservation({ uid: `crash-${i}`, resourceVersion: `${round + 1}`, replicas: round + 1 })));

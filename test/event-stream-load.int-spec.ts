@@ -74,6 +74,8 @@ describe('event streams under load (500 SSE clients, continuous ingest)', () => 
       PORT: String(await freePort()),
       STREAMS_MAX: String(STREAMS + OTHER_CALLER_SLOTS),
       STREAMS_MAX_PER_CALLER: String(STREAMS),
+      // 500 streams and their readers from one address: this test is about the stream caps, not the request rate.
+      API_RATE_LIMIT: '0',
     });
     app = await startApplication(config, { roles: ['api', 'worker'], migrate: false });
     base = app.url!;

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { resolveSensitiveHashKey } from '../libs/config/src/index.js';
 import { createLogger } from '../libs/common/src/index.js';
 import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
 import { createTestContext, deploymentObservation, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
@@ -97,6 +98,13 @@ describe('the built service', () => {
     expect(p.stderr()).toContain('INGEST_SHARDS: must be at least 1');
   });
 
+  it('refuses a real database without a hash key for Secret values (exit 78)', async () => {
+    const p = run(['api'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/unused', SENSITIVE_HASH_KEY: '', SENSITIVE_HASH_KEY_FILE: '', LOG_LEVEL: 'silent' });
+    expect(await p.exited).toBe(78);
+    expect(p.stderr()).toContain('Invalid configuration (1 problem)');
+    expect(p.stderr()).toContain('SENSITIVE_HASH_KEY: required with DATABASE_URL');
+  });
+
   it('refuses to run one role on the embedded database', async () => {
     const p = run(['api'], { LOG_LEVEL: 'silent' });
     expect(await p.exited).toBe(1);
@@ -127,7 +135,7 @@ describe('the built service', () => {
 
       const config = ctx.config();
       const driver = new BullMqQueueDriver({ redisUrl: ctx.redisUrl, prefix: ctx.prefix, ingestShards: config.queue.ingestShards, attempts: 1, lockDurationMs: 30_000 }, createLogger('silent'));
-      await new IngestProducer(driver, config.queue, []).enqueue(
+      await new IngestProducer(driver, config.queue, { sensitiveKinds: [], hashKey: resolveSensitiveHashKey(config.capture.hashKey) }).enqueue(
         Array.from({ length: 50 }, (_, i) => deploymentObservation({ uid: `e2e-${i}`, resourceVersion: '1', type: 'ADDED' })),
       );
       await driver.close();

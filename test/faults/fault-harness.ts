@@ -114,6 +114,9 @@ export async function startFaultHarness(label: string, options: FaultHarnessOpti
     DATABASE_URL: proxies ? postgres.url.replace(`:${postgres.port}/`, `:${new URL(proxies.postgres.url).port}/`) : postgres.url,
     REDIS_URL: proxies ? proxies.redis.url.replace('http:', 'redis:') : redis.url,
     QUEUE_PREFIX: `faults-${randomBytes(4).toString('hex')}`,
+    SENSITIVE_HASH_KEY: `base64:${randomBytes(32).toString('base64')}`,
+    // The checks poll the API from one address for minutes; the rate limit has its own test.
+    API_RATE_LIMIT: '0',
     KUBECONFIG: kubeconfig,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',

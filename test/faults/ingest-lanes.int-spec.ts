@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { resolveSensitiveHashKey } from '../../libs/config/src/index.js';
 import { Metrics, createLogger, type Observation } from '../../libs/common/src/index.js';
 import { DeadLetterRepository, EventAppender, WatchPositionRepository, createDataSource } from '../../libs/store/src/index.js';
 import { BullMqQueueDriver, IngestProducer, ProjectProducer, deleteQueueKeys } from '../../libs/queue/src/index.js';
@@ -34,7 +35,7 @@ describe('ingest lanes: no silent holes (real Postgres, Redis, BullMQ)', () => {
       logger,
       { laneStuck: (lane, stuck) => metrics.laneStuck.set({ lane }, stuck ? 1 : 0), queueLost: () => metrics.queueLost.inc() },
     );
-    producer = new IngestProducer(driver, config.queue, []);
+    producer = new IngestProducer(driver, config.queue, { sensitiveKinds: [], hashKey: resolveSensitiveHashKey(config.capture.hashKey) });
     const processor = new IngestProcessor(new EventAppender(ds, config.capture), new DeadLetterRepository(ds), new ProjectProducer(driver), metrics, logger);
     await driver.consume([processor]);
   });

@@ -21,3 +21,15 @@ export class TooManyStreamsError extends Error {
     super(message);
   }
 }
+
+/** Over the per-caller request rate (API_RATE_LIMIT per API_RATE_WINDOW_MS): 429 `{ code, message }` with `Retry-After`. */
+export class RateLimitedError extends Error {
+  override readonly name = 'RateLimitedError';
+  readonly code = 'rate-limited' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

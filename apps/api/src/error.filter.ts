@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
 import { AuditError, AuthError, type AuditErrorCode, type AuthErrorCode } from '../../../libs/audit/src/index.js';
 import { StoreQueryError, type StoreQueryErrorCode } from '../../../libs/store/src/index.js';
-import { ApiNotFoundError, TooManyStreamsError } from './api.error.js';
+import { ApiNotFoundError, RateLimitedError, TooManyStreamsError } from './api.error.js';
 import { RequestValidationError } from './validation.pipe.js';
 
 function auditStatus(code: AuditErrorCode): number {
@@ -61,6 +61,8 @@ export class ErrorFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    // Nest's Express adapter wraps body-parser's errors in an HttpException (the original as its cause).
+    const bodyError = [error, error instanceof HttpException ? error.cause : undefined].find(isBodyParserError);
     if (error instanceof RequestValidationError) {
       res.status(400).json({ code: error.code, message: error.message, parameter: error.issues[0]?.path || undefined, issues: error.issues });
     } else if (error instanceof AuditError) {
@@ -76,13 +78,16 @@ export class ErrorFilter implements ExceptionFilter {
       res.status(storeStatus(error.code)).json({ code: error.code, message: error.message, parameter: error.parameter });
     } else if (error instanceof ApiNotFoundError) {
       res.status(404).json({ code: error.code, message: error.message, parameter: error.parameter });
-    } else if (error instanceof TooManyStreamsError) {
+    } else if (error instanceof TooManyStreamsError || error instanceof RateLimitedError) {
       res.status(429).setHeader('Retry-After', String(error.retryAfterSeconds));
       res.json({ code: error.code, message: error.message });
+    } else if (bodyError?.type === 'entity.too.large') {
+      // Refused before it is read into memory (Content-Length) or as soon as it passes the limit.
+      res.status(413).json({ code: 'payload-too-large', message: `the request body is larger than ${bodyError.limit} bytes (API_BODY_LIMIT)` });
+    } else if (bodyError) {
+      res.status(bodyError.status).json({ code: 'invalid-body', message: bodyError.message, parameter: 'body' });
     } else if (error instanceof HttpException) {
       res.status(error.getStatus()).json({ code: 'HTTP_' + error.getStatus(), message: error.message });
-    } else if (isBodyParserError(error)) {
-      res.status(error.status).json({ code: 'invalid-body', message: error.message, parameter: 'body' });
     } else {
       this.logger.error({ err: error }, 'request failed');
       res.status(500).json({ code: 'INTERNAL', message: 'internal error' });
@@ -90,7 +95,7 @@ export class ErrorFilter implements ExceptionFilter {
   }
 }
 
-function isBodyParserError(e: unknown): e is { status: number; message: string } {
+function isBodyParserError(e: unknown): e is { status: number; message: string; type: string; limit?: number } {
   const x = e as { status?: unknown; type?: unknown };
   return typeof x?.type === 'string' && typeof x.status === 'number' && x.status >= 400 && x.status < 500;
 }

@@ -103,6 +103,7 @@ export {
   type OwnershipProjectionStore,
 } from './project-events.use-case.js';
 export {
+  MAX_MANIFEST_DEPTH,
   simulateApply,
   type SimulateApplyCommand,
   type SimulatedApply,

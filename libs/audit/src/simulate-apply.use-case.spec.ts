@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
-import { simulateApply } from './simulate-apply.use-case.js';
+import { MAX_MANIFEST_DEPTH, simulateApply } from './simulate-apply.use-case.js';
 import { caseNames, caseResolver, loadCase } from './testing/conformance-events.js';
 
 function sortedCauses(s: Record<string, unknown> | null | undefined): unknown {
@@ -79,6 +79,26 @@ describe('simulateApply: what the apply would do', () => {
     expect(code(() => simulateApply({ config: { apiVersion: 'v1', kind: 'ConfigMap' }, manager: '' }))).toEqual(['invalid-manifest', 'manager']);
     const bad = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { a: 1 } };
     expect(code(() => simulateApply({ config: bad, manager: 'm' }))).toEqual(['invalid-manifest', 'manifest']);
+  });
+
+  it(`refuses a manifest nested deeper than ${MAX_MANIFEST_DEPTH} levels before the engine walks it`, () => {
+    // The manifest is level 1; `spec` holds nested lists (each one level).
+    const nested = (levels: number) => {
+      let v: unknown = 'x';
+      for (let i = 0; i < levels; i++) v = [v];
+      return { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'a' }, spec: v };
+    };
+    const depthError = (config: unknown) => {
+      try {
+        simulateApply({ config, manager: 'm' });
+        return undefined;
+      } catch (e) {
+        return e instanceof AuditError && e.message.includes('nested deeper') ? e.message : undefined;
+      }
+    };
+    expect(depthError(nested(MAX_MANIFEST_DEPTH - 1))).toBeUndefined();
+    expect(depthError(nested(MAX_MANIFEST_DEPTH))).toBe(`the manifest is nested deeper than ${MAX_MANIFEST_DEPTH} levels (objects and lists)`);
+    expect(depthError(nested(200_000))).toBeDefined(); // checked without recursion: no stack overflow
   });
 
   it('creates when there is no live object', () => {

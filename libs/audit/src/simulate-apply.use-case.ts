@@ -73,6 +73,24 @@ export interface SimulatedApply {
   readonly result: { readonly object: KubeObject; readonly managedFields: readonly ManagedFieldsEntry[] } | null;
 }
 
+/**
+ * Deepest nesting of objects and lists a simulated manifest may have (the manifest itself is level 1).
+ * The engine walks values recursively: a deeper one would cost stack and time for no real manifest.
+ */
+export const MAX_MANIFEST_DEPTH = 64;
+
+/** True when `value` nests objects or lists more than `max` levels deep; iterative, so any depth is safe to check. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function isObject(v: unknown): v is KubeObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -118,6 +136,9 @@ function ref(o: ManagerRef): ManagerRef {
 export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
   const config = cmd.config;
   if (!isObject(config)) throw new AuditError('invalid-manifest', 'the manifest must be a JSON object', 'manifest');
+  if (deeperThan(config, MAX_MANIFEST_DEPTH)) {
+    throw new AuditError('invalid-manifest', `the manifest is nested deeper than ${MAX_MANIFEST_DEPTH} levels (objects and lists)`, 'manifest');
+  }
   const apiVersion = config['apiVersion'];
   const kind = config['kind'];
   if (typeof apiVersion !== 'string' || apiVersion === '' || typeof kind !== 'string' || kind === '') {

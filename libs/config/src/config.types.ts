@@ -1,3 +1,5 @@
+import type { KeyObject } from 'node:crypto';
+
 /** Log levels accepted by LOG_LEVEL (pino's names). */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -36,12 +38,22 @@ export interface QueueConfig {
   readonly closeTimeoutMs: number;
 }
 
+/**
+ * The key of the HMAC that stands in for values of sensitive kinds: given (the variable or a file,
+ * read at start-up), or, in the embedded mode only, generated once and kept under DATA_DIR.
+ */
+export type SensitiveHashKeyConfig =
+  | { readonly source: 'SENSITIVE_HASH_KEY' | 'SENSITIVE_HASH_KEY_FILE'; readonly key: KeyObject }
+  | { readonly source: 'generated'; readonly path: string };
+
 /** A resource selector in kubectl's `resource.group` form; `*` matches any run of characters. */
 export type ResourcePattern = string;
 
 export interface CaptureConfig {
   /** Kinds whose values are never stored, only paths and hashes (`Kind` or `Kind.group`). */
   readonly sensitiveKinds: readonly string[];
+  /** Key of the HMAC-SHA-256 that replaces their values (resolve it with `resolveSensitiveHashKey`). */
+  readonly hashKey: SensitiveHashKeyConfig;
   /** Value paths compared for change detection (`.` is the whole object). */
   readonly trackedValuePaths: readonly string[];
   /** Value paths removed from the tracked set (default `.status`). */
@@ -71,6 +83,14 @@ export interface AppConfig {
   readonly logLevel: LogLevel;
   /** Open `/v1/events/stream` connections allowed per process and per caller. */
   readonly streams: { readonly max: number; readonly maxPerCaller: number };
+  /** What one request may cost the api role. */
+  readonly api: {
+    /** Largest request body in bytes (more → 413 `payload-too-large`). */
+    readonly bodyLimit: number;
+    /** Requests per caller per window (more → 429 `rate-limited`); 0 turns the limit off. */
+    readonly rateLimit: number;
+    readonly rateWindowMs: number;
+  };
   readonly database: DatabaseConfig;
   readonly queue: QueueConfig;
   readonly kube: {

@@ -11,6 +11,8 @@ export type {
   QueueConfig,
   WatcherConfig,
   QueueTransportConfig,
+  SensitiveHashKeyConfig,
   ResourcePattern,
 } from './config.types.js';
 export { ConfigModule } from './config.module.js';
+export { resolveSensitiveHashKey } from './sensitive-hash-key.js';

@@ -1,4 +1,12 @@
-import { ConfigError, loadConfig } from './index.js';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, resolveSensitiveHashKey } from './index.js';
+
+const KEY = `base64:${Buffer.alloc(32, 9).toString('base64')}`;
+const PG = 'postgres://u:p@db:5432/audit';
+const hmacWith = (k: ReturnType<typeof resolveSensitiveHashKey>) => createHmac('sha256', k).update('x').digest('hex');
 
 function issuesOf(env: Record<string, string>): string[] {
   try {
@@ -22,13 +30,53 @@ describe('loadConfig', () => {
     expect(c.resources.include).toEqual(['*']);
     expect(c.retention.days).toBe(0);
     expect(c.streams).toEqual({ max: 1000, maxPerCaller: 50 });
+    expect(c.api).toEqual({ bodyLimit: 1048576, rateLimit: 600, rateWindowMs: 60000 });
+    expect(c.capture.hashKey).toEqual({ source: 'generated', path: 'data/sensitive-hash.key' });
     expect(Object.isFrozen(c) && Object.isFrozen(c.queue)).toBe(true);
   });
 
   it('uses Postgres and BullMQ when both URLs are given', () => {
-    const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/audit', REDIS_URL: 'redis://cache:6379' });
+    const c = loadConfig({ DATABASE_URL: PG, REDIS_URL: 'redis://cache:6379', SENSITIVE_HASH_KEY: KEY });
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/audit', poolSize: 10, writePoolSize: 5 });
     expect(c.queue.transport).toEqual({ driver: 'bullmq', redisUrl: 'redis://cache:6379' });
+  });
+
+  it('reads the hash key from SENSITIVE_HASH_KEY (raw or base64:) or SENSITIVE_HASH_KEY_FILE', () => {
+    const b64 = loadConfig({ DATABASE_URL: PG, SENSITIVE_HASH_KEY: KEY }).capture.hashKey;
+    expect(b64.source).toBe('SENSITIVE_HASH_KEY');
+    expect(hmacWith(resolveSensitiveHashKey(b64))).toBe(createHmac('sha256', Buffer.alloc(32, 9)).update('x').digest('hex'));
+    const raw = 'a'.repeat(32);
+    expect(hmacWith(resolveSensitiveHashKey(loadConfig({ DATABASE_URL: PG, SENSITIVE_HASH_KEY: raw }).capture.hashKey))).toBe(
+      createHmac('sha256', raw).update('x').digest('hex'),
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'ssa-key-')), 'key');
+    writeFileSync(file, `${KEY}\n`);
+    const fromFile = loadConfig({ DATABASE_URL: PG, SENSITIVE_HASH_KEY_FILE: file }).capture.hashKey;
+    expect(fromFile.source).toBe('SENSITIVE_HASH_KEY_FILE');
+    expect(hmacWith(resolveSensitiveHashKey(fromFile))).toBe(hmacWith(resolveSensitiveHashKey(b64)));
+  });
+
+  it('refuses a real database without a hash key, a short key, both variables, an unreadable file, never showing the key', () => {
+    expect(issuesOf({ DATABASE_URL: PG })).toEqual([expect.stringMatching(/^SENSITIVE_HASH_KEY: required with DATABASE_URL/)]);
+    const short = issuesOf({ SENSITIVE_HASH_KEY: 'hunter2-short' });
+    expect(short).toEqual(['SENSITIVE_HASH_KEY: must be at least 32 bytes (got 13; value not shown), e.g. "base64:" + `openssl rand -base64 32`']);
+    expect(issuesOf({ SENSITIVE_HASH_KEY: 'base64:!!!!' })).toEqual(['SENSITIVE_HASH_KEY: after "base64:" must come base64 (value not shown)']);
+    expect(issuesOf({ SENSITIVE_HASH_KEY: KEY, SENSITIVE_HASH_KEY_FILE: '/k' })).toEqual([
+      'SENSITIVE_HASH_KEY: set either SENSITIVE_HASH_KEY or SENSITIVE_HASH_KEY_FILE, not both',
+    ]);
+    expect(issuesOf({ SENSITIVE_HASH_KEY_FILE: '/nonexistent/key' })).toEqual(['SENSITIVE_HASH_KEY_FILE: cannot read "/nonexistent/key": ENOENT']);
+  });
+
+  it('in the embedded mode generates a key once under DATA_DIR (mode 0600) and keeps it', () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'ssa-data-')), 'data');
+    const c = loadConfig({ DATA_DIR: dataDir }).capture.hashKey;
+    expect(c).toEqual({ source: 'generated', path: join(dataDir, 'sensitive-hash.key') });
+    const k = resolveSensitiveHashKey(c);
+    expect(statSync(join(dataDir, 'sensitive-hash.key')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dataDir, 'sensitive-hash.key'), 'utf8')).toMatch(/^base64:[A-Za-z0-9+/]{43}=\n$/);
+    // Another process (no memo) reads the same file: the same key.
+    const again = loadConfig({ SENSITIVE_HASH_KEY_FILE: join(dataDir, 'sensitive-hash.key') }).capture.hashKey;
+    expect(hmacWith(resolveSensitiveHashKey(again))).toBe(hmacWith(k));
   });
 
   it('parses lists, trimming blanks', () => {
@@ -62,6 +110,7 @@ describe('loadConfig', () => {
       INGEST_SHARDS: '0',
       SENSITIVE_KINDS: 'secret',
       UNTRACKED_VALUE_PATHS: 'status',
+      SENSITIVE_HASH_KEY: KEY,
     });
     expect(issues).toHaveLength(7);
     expect(issues).toEqual(

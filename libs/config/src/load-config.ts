@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { GENERATED_KEY_FILE, readSensitiveHashKey } from './sensitive-hash-key.js';
 import { envSchema } from './config.schema.js';
 import { ConfigError } from './config.exception.js';
 import type { AppConfig, ConfigIssue } from './config.types.js';
@@ -11,12 +13,13 @@ import type { AppConfig, ConfigIssue } from './config.types.js';
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
   const known = Object.fromEntries(Object.keys(envSchema.shape).map((k) => [k, env[k]]));
   const parsed = envSchema.safeParse(known);
-  if (!parsed.success) {
-    const issues: ConfigIssue[] = parsed.error.issues.map((i) => ({
+  const hashKey = readSensitiveHashKey(env);
+  if (!parsed.success || hashKey.issues.length > 0) {
+    const issues: ConfigIssue[] = (parsed.error?.issues ?? []).map((i) => ({
       variable: String(i.path[0] ?? '(environment)'),
       message: describe(i.message, env[String(i.path[0])]),
     }));
-    throw new ConfigError(issues);
+    throw new ConfigError([...issues, ...hashKey.issues]);
   }
   const e = parsed.data;
   const inCluster = e.KUBERNETES_SERVICE_HOST !== undefined;
@@ -37,6 +40,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     auth: { mode: authMode, cluster: e.AUTH_CLUSTER, audiences: e.AUTH_AUDIENCES, cacheTtlMs: e.AUTH_CACHE_TTL_MS, cacheSize: e.AUTH_CACHE_SIZE },
     logLevel: e.LOG_LEVEL,
     streams: { max: e.STREAMS_MAX, maxPerCaller: e.STREAMS_MAX_PER_CALLER },
+    api: { bodyLimit: e.API_BODY_LIMIT, rateLimit: e.API_RATE_LIMIT, rateWindowMs: e.API_RATE_WINDOW_MS },
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, writePoolSize: e.DATABASE_WRITE_POOL_SIZE }
       : { kind: 'embedded', dataDir: e.DATA_DIR },
@@ -75,6 +79,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     },
     capture: {
       sensitiveKinds: e.SENSITIVE_KINDS,
+      hashKey: hashKey.value ?? { source: 'generated', path: join(e.DATA_DIR, GENERATED_KEY_FILE) },
       trackedValuePaths: e.TRACKED_VALUE_PATHS,
       untrackedValuePaths: e.UNTRACKED_VALUE_PATHS,
       bodySnapshotEvery: e.BODY_SNAPSHOT_EVERY,
@@ -88,7 +93,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function describe(message: string, raw: string | undefined): string {
   // zod's enum messages already list the options; add what was given unless it may be a secret.
-  if (raw === undefined || message.includes('password') || message.includes('" is not ')) return message;
+  if (raw === undefined || message.includes('password') || message.includes('not shown') || message.includes('" is not ')) return message;
   return `${message} (got "${raw}")`;
 }
 

@@ -1,3 +1,4 @@
+import { createHmac, createSecretKey } from 'node:crypto';
 import { loadConfig } from '../../config/src/index.js';
 import { deploymentObservation, secretObservation } from '../../testing/src/index.js';
 import { IngestProducer } from './ingest.producer.js';
@@ -5,8 +6,10 @@ import { InvalidJobPayloadError } from './job-payload.schema.js';
 import { shardOf } from './job-id.util.js';
 import type { QueueDriver } from './queue-driver.types.js';
 
-const config = loadConfig({ INGEST_SHARDS: '3', INGEST_BATCH_SIZE: '4' });
-const producer = new IngestProducer({} as QueueDriver, config.queue, config.capture.sensitiveKinds);
+const KEY = 'base64:' + Buffer.alloc(32, 7).toString('base64');
+const config = loadConfig({ INGEST_SHARDS: '3', INGEST_BATCH_SIZE: '4', SENSITIVE_HASH_KEY: KEY });
+const hashKey = createSecretKey(Buffer.alloc(32, 7));
+const producer = new IngestProducer({} as QueueDriver, config.queue, { sensitiveKinds: config.capture.sensitiveKinds, hashKey });
 
 describe('IngestProducer.build', () => {
   const observations = Array.from({ length: 20 }, (_, i) => deploymentObservation({ uid: `u-${i % 5}`, resourceVersion: String(i), observedAt: '2026-11-21T12:00:00Z' }));
@@ -34,6 +37,10 @@ describe('IngestProducer.build', () => {
     const [job] = producer.build([secretObservation('s-1', '1', 'p4ssw0rd-xyz')]);
     expect(JSON.stringify(job!.data)).not.toContain('p4ssw0rd-xyz');
     expect(JSON.stringify(job!.data)).not.toContain(Buffer.from('p4ssw0rd-xyz').toString('base64'));
+    // Keyed with the deployment's key (the one the store uses again before the database).
+    const data = (job!.data as { observations: { object: { data: Record<string, string> } }[] }).observations[0]!.object.data;
+    for (const v of Object.values(data)) expect(v).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(Object.values(data)).toContain(`hmac-sha256:${createHmac('sha256', hashKey).update(JSON.stringify(Buffer.from('p4ssw0rd-xyz').toString('base64'))).digest('hex')}`);
   });
 
   it('rejects malformed observations with the path of each problem', () => {

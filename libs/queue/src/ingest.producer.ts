@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { QueueConfig } from '../../config/src/index.js';
 import { redactObservation, type Observation, type WatchCheckpoint } from '../../common/src/index.js';
 import { jobId, shardOf } from './job-id.util.js';
@@ -15,7 +16,7 @@ export class IngestProducer {
   constructor(
     private readonly driver: QueueDriver,
     private readonly queue: QueueConfig,
-    private readonly sensitiveKinds: readonly string[],
+    private readonly redaction: { readonly sensitiveKinds: readonly string[]; readonly hashKey: KeyObject },
   ) {}
 
   /**
@@ -29,7 +30,7 @@ export class IngestProducer {
     for (const o of valid) {
       const shard = shardOf(o.cluster, o.object.metadata.uid, this.queue.ingestShards);
       const lane = lanes.get(shard) ?? [];
-      lane.push(redactObservation(o, this.sensitiveKinds));
+      lane.push(redactObservation(o, this.redaction.sensitiveKinds, this.redaction.hashKey));
       lanes.set(shard, lane);
     }
     const jobs: JobRequest[] = [];

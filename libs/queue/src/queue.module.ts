@@ -1,6 +1,6 @@
 import { Global, Inject, Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig } from '../../config/src/index.js';
+import { APP_CONFIG, resolveSensitiveHashKey, type AppConfig } from '../../config/src/index.js';
 import { LOGGER, METRICS, type Metrics } from '../../common/src/index.js';
 import { createQueueDriver } from './create-queue-driver.js';
 import { IngestProducer } from './ingest.producer.js';
@@ -25,7 +25,7 @@ import type { QueueDriver } from './queue-driver.types.js';
     },
     {
       provide: IngestProducer,
-      useFactory: (d: QueueDriver, c: AppConfig) => new IngestProducer(d, c.queue, c.capture.sensitiveKinds),
+      useFactory: (d: QueueDriver, c: AppConfig) => new IngestProducer(d, c.queue, { sensitiveKinds: c.capture.sensitiveKinds, hashKey: resolveSensitiveHashKey(c.capture.hashKey) }),
       inject: [QUEUE_DRIVER, APP_CONFIG],
     },
     { provide: ProjectProducer, useFactory: (d: QueueDriver) => new ProjectProducer(d), inject: [QUEUE_DRIVER] },

@@ -15,6 +15,9 @@ export interface TestContext {
   dispose(): Promise<void>;
 }
 
+/** The hash key of the test tiers (a real DATABASE_URL requires one). */
+export const TEST_SENSITIVE_HASH_KEY = `base64:${Buffer.alloc(32, 0x5a).toString('base64')}`;
+
 /** One test file's own database (real migrations) and Redis key prefix; `dispose()` drops both. */
 export async function createTestContext(label: string): Promise<TestContext> {
   const database = await createTestDatabase(label);
@@ -23,6 +26,7 @@ export async function createTestContext(label: string): Promise<TestContext> {
   const env = (overrides: Record<string, string> = {}) => ({
     DATABASE_URL: database.url,
     REDIS_URL: redisUrl,
+    SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY,
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',

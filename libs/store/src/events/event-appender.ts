@@ -1,5 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import type { CaptureConfig } from '../../../config/src/index.js';
+import type { KeyObject } from 'node:crypto';
+import { resolveSensitiveHashKey, type CaptureConfig } from '../../../config/src/index.js';
 import type { Observation, WatchCheckpoint } from '../../../common/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
@@ -63,12 +64,15 @@ const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
 export class EventAppender {
   private readonly clusterIds = new Map<string, number>();
   private readonly positions: WatchPositionRepository;
+  /** Sensitive values are hashed again here (idempotent), so nothing unredacted reaches the database. */
+  private readonly hashKey: KeyObject;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly capture: CaptureConfig,
   ) {
     this.positions = new WatchPositionRepository(dataSource);
+    this.hashKey = resolveSensitiveHashKey(capture.hashKey);
   }
 
   /**
@@ -76,7 +80,7 @@ export class EventAppender {
    * (so a resume position never claims an observation that did not commit).
    */
   async append(observations: readonly Observation[], checkpoint?: WatchCheckpoint): Promise<AppendResult> {
-    const prepared = observations.map((o) => prepareObservation(o, this.capture));
+    const prepared = observations.map((o) => prepareObservation(o, this.capture, this.hashKey));
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
     const result = await inTransaction(this.dataSource, async (q) => {
       const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [] };

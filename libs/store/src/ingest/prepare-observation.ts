@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { CaptureConfig } from '../../../config/src/index.js';
 import { redactObservation, sha256, type Observation } from '../../../common/src/index.js';
 import { splitManagedFields, type SplitManagedFields } from './managed-fields.util.js';
@@ -14,8 +15,8 @@ export interface PreparedObservation {
 }
 
 /** Pure and CPU-only: runs before the transaction opens. */
-export function prepareObservation(raw: Observation, capture: CaptureConfig): PreparedObservation {
-  const observation = redactObservation(raw, capture.sensitiveKinds);
+export function prepareObservation(raw: Observation, capture: CaptureConfig, hashKey: KeyObject): PreparedObservation {
+  const observation = redactObservation(raw, capture.sensitiveKinds, hashKey);
   const body = storedBody(observation.object);
   const tracked = selectTrackedValues(body, capture.trackedValuePaths, capture.untrackedValuePaths);
   return {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../../config/src/index.js';
-import { createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { PartitionMaintenance } from './partition-maintenance.js';
@@ -21,7 +21,7 @@ describe('PartitionMaintenance (real Postgres)', () => {
   });
 
   it('creates monthly partitions ahead, moving rows stranded in the default partition', async () => {
-    await new EventAppender(ds, loadConfig({}).capture).append([
+    await new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture).append([
       deploymentObservation({ uid: 'p-1', resourceVersion: '1', observedAt: '2026-11-21T12:00:00Z' }),
       deploymentObservation({ uid: 'p-2', resourceVersion: '1', observedAt: '2027-01-02T00:00:00Z' }),
     ]);

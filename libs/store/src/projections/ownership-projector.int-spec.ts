@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../../config/src/index.js';
-import { createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import { EventAppender } from '../events/event-appender.js';
@@ -24,7 +24,7 @@ describe('OwnershipProjector over the real event log (Postgres)', () => {
   beforeAll(async () => {
     db = await createTestDatabase('projector');
     ds = await createDataSource(db.url, 6).initialize();
-    appender = new EventAppender(ds, loadConfig({}).capture);
+    appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
     projector = new OwnershipProjector(ds, undefined, 2);
   });
   afterAll(async () => {

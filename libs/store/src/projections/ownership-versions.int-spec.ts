@@ -15,7 +15,7 @@ import {
 } from '../../../audit/src/index.js';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
-import { caseObservations, createTestDatabase, type TestDatabase } from '../../../testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, caseObservations, createTestDatabase, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { EventReader } from '../events/event-reader.js';
@@ -51,7 +51,7 @@ describe('ownership versions and stored transitions: reads without folding (real
   beforeAll(async () => {
     db = await createTestDatabase('versions');
     ds = await createDataSource(db.url, 4).initialize();
-    appender = new EventAppender(ds, loadConfig({}).capture);
+    appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
     queries = new OwnershipQueries(ds);
     reader = new EventReader(ds);
     loader = new ObservedEventLoader(ds);
