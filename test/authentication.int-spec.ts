@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
-import { createTestContext, type TestContext } from '../libs/testing/src/index.js';
+import { createTestContext, freePort, type TestContext } from '../libs/testing/src/index.js';
 import { KubectlSandbox } from '../libs/testing/src/kubectl-sandbox.js';
 
 // AUTH_MODE=kubernetes against the sandbox: tokens are reviewed by the cluster (TokenReview), the
@@ -26,7 +26,7 @@ describe('authentication (AUTH_MODE=kubernetes, TokenReview against the sandbox)
         done();
       },
     });
-    const config = ctx.config({ AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1', KUBECONFIG: kube.kubeconfig, PORT: '0', AUTH_CACHE_TTL_MS: '1000' });
+    const config = ctx.config({ AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1', KUBECONFIG: kube.kubeconfig, PORT: String(await freePort()), AUTH_CACHE_TTL_MS: '1000' });
     app = await startApplication(config, { roles: ['api'], migrate: true, logger: pino({ level: 'info' }, sink) });
   }, 120_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
 import { createDataSource } from '../libs/store/src/index.js';
-import { createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
+import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { KubectlSandbox } from '../libs/testing/src/kubectl-sandbox.js';
 
 // AUTH_MODE=kubernetes, end to end through the real pipeline: a ServiceAccount allowed get/list on
@@ -60,8 +60,8 @@ describe('authorization (AUTH_MODE=kubernetes, SubjectAccessReviews against the 
     await kube.ok(['apply', '-f', '-'], { input: ROLE });
     viewer = (await kube.ok(['create', 'token', 'viewer', '-n', 'team-a'])).trim();
     const config = ctx.config({
-      AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1', KUBECONFIG: kube.kubeconfig, PORT: '0', AUTH_CACHE_TTL_MS: '500',
-      LEADER_ELECTION: 'false', WATCHER_PORT: '0', RESOURCES_INCLUDE: 'configmaps,secrets',
+      AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1', KUBECONFIG: kube.kubeconfig, PORT: String(await freePort()), AUTH_CACHE_TTL_MS: '500',
+      LEADER_ELECTION: 'false', WATCHER_PORT: String(await freePort()), RESOURCES_INCLUDE: 'configmaps,secrets',
     });
     app = await startApplication(config, { roles: ['api', 'worker', 'watcher'], migrate: true });
     await waitFor('both ConfigMaps and the Secret projected', async () => {

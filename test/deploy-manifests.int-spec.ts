@@ -259,7 +259,7 @@ describe('deploy/ overlays, rendered with kubectl kustomize', () => {
       const secrets = objects(overlay, 'Secret').map((s) => s.metadata.name);
       if (overlay === 'dev') {
         const s = one(overlay, 'Secret', 'ssa-audit-connections');
-        expect(Object.keys(s['data']).sort()).toEqual(['DATABASE_URL', 'REDIS_URL']);
+        expect(Object.keys(s['data']).sort()).toEqual(['DATABASE_URL', 'REDIS_URL', 'SENSITIVE_HASH_KEY']);
         const decoded = Object.fromEntries(Object.entries(s['data'] as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
         expect(envSchema.safeParse(decoded).success).toBe(true);
       } else {
