@@ -12,7 +12,7 @@ describe('parseBearerToken', () => {
     [undefined, 'no credentials'],
     ['', 'no credentials'],
     ['Basic dXNlcjpwYXNz', 'the scheme must be Bearer'],
-    ['Bearer', 'the scheme must be Bearer'],
+    ['Bearer', 'expected Bearer followed by one token'],
     ['Bearer ', 'expected Bearer followed by one token'],
     ['Bearer a b', 'expected Bearer followed by one token'],
     ['Bearer a\u0000b', 'expected Bearer followed by one token'],
