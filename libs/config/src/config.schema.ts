@@ -70,7 +70,8 @@ export const envSchema = z.object({
   STREAMS_MAX: int(1, 100000, 1000),
   STREAMS_MAX_PER_CALLER: int(1, 100000, 50),
   API_BODY_LIMIT: int(1024, 100 * 1024 * 1024, 1024 * 1024),
-  API_RATE_LIMIT: int(0, 1000000, 600),
+  // 100 requests a second per caller, sustained: an investigator's clicks and a dashboard's polls stay far below.
+  API_RATE_LIMIT: int(0, 1000000, 6000),
   API_RATE_WINDOW_MS: int(1000, 3600000, 60000),
   LOG_LEVEL: z.preprocess(unset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   DATABASE_URL: url(['postgres:', 'postgresql:']),

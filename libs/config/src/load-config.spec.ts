@@ -30,7 +30,7 @@ describe('loadConfig', () => {
     expect(c.resources.include).toEqual(['*']);
     expect(c.retention.days).toBe(0);
     expect(c.streams).toEqual({ max: 1000, maxPerCaller: 50 });
-    expect(c.api).toEqual({ bodyLimit: 1048576, rateLimit: 600, rateWindowMs: 60000 });
+    expect(c.api).toEqual({ bodyLimit: 1048576, rateLimit: 6000, rateWindowMs: 60000 });
     expect(c.capture.hashKey).toEqual({ source: 'generated', path: 'data/sensitive-hash.key' });
     expect(Object.isFrozen(c) && Object.isFrozen(c.queue)).toBe(true);
   });
