@@ -231,6 +231,21 @@ export async function startFaultHarness(label: string, options: FaultHarnessOpti
         : `NOT correct after ${((Date.now() - since) / 1000).toFixed(1)} s: ${result.mismatches.length} objects wrong`;
       console.log(`[faults] ${name}: ${line}; ${result.live} live, ${result.gone} gone, ${stored} events, ${duplicates} stored twice; logs ${logs}`);
       appendFileSync(RESULTS_FILE, `${JSON.stringify({ case: name, ...result, mismatches: result.mismatches.slice(0, 20), duplicates, events: stored, logs, at: new Date().toISOString() })}\n`);
+      if (!result.correct) {
+        // What the store holds of the wrong objects, for the post-mortem (the world is gone after dispose).
+        const uids = result.mismatches.slice(0, 5).map((m) => m.split(' ')[0]!);
+        const history = await sql(
+          `SELECT o.uid, o.name, e.seq, e.resource_version, e.event_type, e.source, e.observed_at, e.xid::text AS xid
+           FROM events e JOIN objects o ON o.id = e.object_id WHERE o.uid = ANY($1) ORDER BY o.uid, e.seq`, [uids]).catch((e: Error) => [{ error: e.message }]);
+        const seen = await sql(`SELECT o.uid, s.resource_version, s.observed_at FROM observations_seen s JOIN objects o ON o.id = s.object_id WHERE o.uid = ANY($1) ORDER BY 1, 3`, [uids]).catch((e: Error) => [{ error: e.message }]);
+        const projection = await sql(
+          `SELECT object_id, last_seq, generation FROM ownership_states WHERE object_id IN (SELECT id::text FROM objects WHERE uid = ANY($1))`, [uids]).catch((e: Error) => [{ error: e.message }]);
+        const checkpoints = await sql(`SELECT * FROM projection_checkpoints`).catch((e: Error) => [{ error: e.message }]);
+        const maxSeq = await sql(`SELECT max(seq)::text AS max, count(*)::text AS n FROM events`).catch((e: Error) => [{ error: e.message }]);
+        const diagnosis = JSON.stringify({ history, seen, projection, checkpoints, maxSeq }, null, 1);
+        writeFileSync(join(logs, 'diagnosis.json'), diagnosis);
+        console.log(`[faults] ${name}: the store for the wrong objects is in ${join(logs, 'diagnosis.json')}`);
+      }
       expect({ correct: result.correct, mismatches: result.mismatches.slice(0, 20), duplicates }).toEqual({ correct: true, mismatches: [], duplicates: 0 });
       return result;
     },

@@ -179,7 +179,8 @@ export class BullMqQueueDriver implements QueueDriver {
           lane,
           async (job: Job) => {
             // A queue lost since the last check: restore the lane's global concurrency before running.
-            await this.checkEpoch();
+            // Never fails the job: an unreadable marker is checked again by the timer.
+            await this.checkEpoch().catch((err: unknown) => this.logger.warn({ err, queue: lane }, 'queue epoch check failed'));
             try {
               return await runWithRetries(
                 p,
