@@ -140,8 +140,19 @@ function bool(v: string | null): boolean {
  * The HTTP face of a `Cluster`: discovery, OpenAPI, and the REST verbs of every served resource,
  * with Status bodies for every failure. Plain `node:http`: paths are data here, not routes.
  */
+/** Paged lists kept for their continue tokens: how many, and how long (then the token is too old: 410). */
+const LIST_SNAPSHOTS_KEPT = 64;
+const LIST_SNAPSHOT_TTL_MS = 5 * 60_000;
+
 export class HttpHandler {
   private openApiCache = new Map<string, string>();
+  /**
+   * Every page of a paged list is as of its first page's resourceVersion, as etcd serves it (one
+   * revision for all chunks): the matched objects are kept at the first page and the next pages
+   * are cut from them, so an object changed meanwhile never shows up newer than the list's version.
+   */
+  private listSnapshots = new Map<string, { items: KubeObject[]; at: number }>();
+  private listSnapshotCount = 0;
 
   constructor(
     private cluster: Cluster,
@@ -155,6 +166,7 @@ export class HttpHandler {
     this.cluster.onResourcesChanged = () => {};
     this.cluster = cluster;
     this.openApiCache.clear();
+    this.listSnapshots.clear();
     cluster.onResourcesChanged = () => this.openApiCache.clear();
   }
 
@@ -434,29 +446,51 @@ export class HttpHandler {
       }
     }
     const match = this.selector(rt, q);
-    let items = this.cluster.list(rt, namespace).items.filter(match);
+    let items: KubeObject[];
     let resourceVersion = String(current);
+    let snapshot: string;
     const cont = q.get('continue');
     if (cont) {
-      let token: { rv: string; start: string };
+      let token: { rv: string; start: string; snapshot?: string };
       try {
-        token = JSON.parse(Buffer.from(cont, 'base64').toString('utf8')) as { rv: string; start: string };
+        token = JSON.parse(Buffer.from(cont, 'base64').toString('utf8')) as { rv: string; start: string; snapshot?: string };
       } catch {
         throw badRequest('continue key is not valid: illegal base64 data');
       }
       if (typeof token?.start !== 'string') throw badRequest('continue key is not valid');
+      const kept = token.snapshot === undefined ? undefined : this.listSnapshots.get(token.snapshot);
+      if (!kept || Date.now() - kept.at > LIST_SNAPSHOT_TTL_MS) {
+        // The apiserver's answer once etcd compacted the list's revision.
+        throw new ApiError(
+          'Expired',
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
+      }
+      snapshot = token.snapshot!;
       resourceVersion = String(token.rv);
-      items = items.filter((o) => objectKey(o) > token.start);
+      items = kept.items.filter((o) => objectKey(o) > token.start);
+    } else {
+      items = this.cluster.list(rt, namespace).items.filter(match);
+      snapshot = '';
     }
     const limit = Number(q.get('limit') ?? 0);
     const metadata: Obj = { resourceVersion };
     if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
+      if (snapshot === '') snapshot = this.keepListSnapshot(items);
       const remaining = items.length - limit;
       items = items.slice(0, limit);
-      metadata['continue'] = Buffer.from(JSON.stringify({ rv: resourceVersion, start: objectKey(items[items.length - 1]!) })).toString('base64');
+      metadata['continue'] = Buffer.from(JSON.stringify({ rv: resourceVersion, start: objectKey(items[items.length - 1]!), snapshot })).toString('base64');
       metadata['remainingItemCount'] = remaining;
     }
     return { items, metadata };
+  }
+
+  /** Keeps a paged list's objects as they are now (copies: the store may change them) for its next pages. */
+  private keepListSnapshot(items: readonly KubeObject[]): string {
+    const id = String(++this.listSnapshotCount);
+    this.listSnapshots.set(id, { items: structuredClone(items as KubeObject[]), at: Date.now() });
+    while (this.listSnapshots.size > LIST_SNAPSHOTS_KEPT) this.listSnapshots.delete(this.listSnapshots.keys().next().value!);
+    return id;
   }
 
   private get freshnessWaitMs(): number {
