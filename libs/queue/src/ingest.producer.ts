@@ -25,10 +25,12 @@ export class IngestProducer {
    * positions are committed in each lane after everything before them.
    */
   build(observations: readonly Observation[], checkpoint?: Checkpoint): JobRequest[] {
+    const shards = this.queue.ingestShards;
+    if (checkpoint) parsePayload('ingest-observations', { observations: [], checkpoint: { ...checkpoint, lane: 0, lanes: shards } });
     const valid = observations.length === 0 ? [] : (parsePayload('ingest-observations', { observations }).observations as Observation[]);
     const lanes = new Map<number, Observation[]>();
     for (const o of valid) {
-      const shard = shardOf(o.cluster, o.object.metadata.uid, this.queue.ingestShards);
+      const shard = shardOf(o.cluster, o.object.metadata.uid, shards);
       const lane = lanes.get(shard) ?? [];
       lane.push(redactObservation(o, this.redaction.sensitiveKinds, this.redaction.hashKey));
       lanes.set(shard, lane);
@@ -42,7 +44,6 @@ export class IngestProducer {
       }
     }
     if (!checkpoint) return jobs;
-    const shards = this.queue.ingestShards;
     for (let lane = 0; lane < shards; lane++) {
       const data = { checkpoint: { ...checkpoint, lane, lanes: shards } };
       const last = jobs.findLastIndex((j) => j.shard === lane);
@@ -50,7 +51,6 @@ export class IngestProducer {
       if (last >= 0) jobs[last] = { ...jobs[last]!, id, data: { ...(jobs[last]!.data as object), ...data } };
       else jobs.push({ name: 'ingest-observations', id, shard: lane, data: { observations: [], ...data } });
     }
-    parsePayload('ingest-observations', { observations: [], checkpoint: { ...checkpoint, lane: 0, lanes: shards } });
     return jobs;
   }
 

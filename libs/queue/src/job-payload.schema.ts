@@ -51,19 +51,24 @@ export class InvalidJobPayloadError extends Error {
   }
 }
 
-/** The ingest payload through {@link toObservation}, or null when anything fails (then zod decides and words it). */
-function fastIngestPayload(data: unknown): { observations: Observation[] } | null {
+/**
+ * The ingest payload through {@link toObservation} (and the small checkpoint through its schema), or
+ * null when anything fails (then zod decides and words it).
+ */
+function fastIngestPayload(data: unknown): { observations: Observation[]; checkpoint?: z.output<typeof watchCheckpointSchema> } | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  if ((data as { checkpoint?: unknown }).checkpoint !== undefined) return null;
+  const raw = (data as { checkpoint?: unknown }).checkpoint;
+  const checkpoint = raw === undefined ? undefined : watchCheckpointSchema.safeParse(raw);
+  if (checkpoint && !checkpoint.success) return null;
   const list = (data as { observations?: unknown }).observations;
-  if (!Array.isArray(list) || list.length === 0) return null;
+  if (!Array.isArray(list) || (list.length === 0 && !checkpoint)) return null;
   const observations: Observation[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) {
     const o = toObservation(list[i]);
     if (o === null) return null;
     observations[i] = o;
   }
-  return { observations };
+  return checkpoint ? { observations, checkpoint: checkpoint.data } : { observations };
 }
 
 export function parsePayload<N extends JobName>(name: N, data: unknown): JobPayload<N> {

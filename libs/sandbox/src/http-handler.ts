@@ -485,10 +485,10 @@ export class HttpHandler {
     return { items, metadata };
   }
 
-  /** Keeps a paged list's objects as they are now (copies: the store may change them) for its next pages. */
-  private keepListSnapshot(items: readonly KubeObject[]): string {
+  /** Keeps a paged list's objects as they are now (the store's list hands out copies) for its next pages. */
+  private keepListSnapshot(items: KubeObject[]): string {
     const id = String(++this.listSnapshotCount);
-    this.listSnapshots.set(id, { items: structuredClone(items as KubeObject[]), at: Date.now() });
+    this.listSnapshots.set(id, { items, at: Date.now() });
     while (this.listSnapshots.size > LIST_SNAPSHOTS_KEPT) this.listSnapshots.delete(this.listSnapshots.keys().next().value!);
     return id;
   }
