@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { waitFor } from './wait-for.js';
 import { freePort } from './free-port.js';
 
 /** A Redis server of its own (own port, no persistence), to restart empty under a running service. */
@@ -16,17 +17,41 @@ export interface TempRedis {
   dispose(): Promise<void>;
 }
 
-/** Sends one inline command and resolves with the first reply line. */
-function command(port: number, line: string): Promise<string> {
+/** Where a RESP reply starting at `at` ends, or -1 while it is incomplete. */
+function replyEnd(text: string, at = 0): number {
+  const eol = text.indexOf('\r\n', at);
+  if (eol < 0) return -1;
+  const head = text.slice(at + 1, eol);
+  switch (text[at]) {
+    case '$': {
+      const n = Number(head);
+      if (n < 0) return eol + 2;
+      return text.length >= eol + 2 + n + 2 ? eol + 2 + n + 2 : -1;
+    }
+    case '*': {
+      let end = eol + 2;
+      for (let i = 0; i < Number(head); i++) {
+        end = replyEnd(text, end);
+        if (end < 0) return -1;
+      }
+      return end;
+    }
+    default:
+      return eol + 2; // + - :
+  }
+}
+
+/** Sends one inline command and resolves with its whole RESP reply, as sent (`+OK\r\n`, `$1\r\nv\r\n`, …). */
+export function redisCommand(port: number, line: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = connect(port, '127.0.0.1');
     let reply = '';
     s.once('error', reject);
     s.on('data', (d: Buffer) => {
       reply += d.toString();
-      if (reply.includes('\r\n')) {
+      if (replyEnd(reply) >= 0) {
         s.destroy();
-        resolve(reply.split('\r\n')[0]!);
+        resolve(reply);
       }
     });
     s.write(`${line}\r\n`);
@@ -41,13 +66,10 @@ export async function startTempRedis(options: { port?: number } = {}): Promise<T
   const start = async () => {
     const c = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
     child = c;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+    await waitFor(`redis-server on port ${port} to answer PING`, async () => {
       if (c.exitCode !== null) throw new Error(`redis-server on port ${port} exited ${c.exitCode}`);
-      if ((await command(port, 'PING').catch(() => '')) === '+PONG') return;
-      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      return (await redisCommand(port, 'PING').catch(() => '')) === '+PONG\r\n';
+    }, 10_000, 20);
   };
   const stop = async () => {
     const c = child;
@@ -67,8 +89,8 @@ export async function startTempRedis(options: { port?: number } = {}): Promise<T
       await start();
     },
     async flushAll() {
-      const r = await command(port, 'FLUSHALL');
-      if (r !== '+OK') throw new Error(`FLUSHALL answered ${r}`);
+      const r = await redisCommand(port, 'FLUSHALL');
+      if (r !== '+OK\r\n') throw new Error(`FLUSHALL answered ${r}`);
     },
     stop,
     start,

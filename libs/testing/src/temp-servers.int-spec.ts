@@ -1,26 +1,8 @@
 import pg from 'pg';
-import { connect } from 'node:net';
 import { startTempPostgres, type TempPostgres } from './temp-postgres.js';
-import { startTempRedis, type TempRedis } from './temp-redis.js';
+import { redisCommand as redis, startTempRedis, type TempRedis } from './temp-redis.js';
 
 // The fault suite's own servers: a Postgres that can be stopped and restarted, a Redis that comes back empty.
-
-/** One inline Redis command; the first reply line (ioredis stays inside libs/queue). */
-function redis(port: number, line: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1');
-    let reply = '';
-    s.once('error', reject);
-    s.on('data', (d: Buffer) => {
-      reply += d.toString();
-      if (/\r\n(.*\r\n)?$/.test(reply) && !reply.startsWith('$') || (reply.startsWith('$-1') || reply.split('\r\n').length > 2)) {
-        s.destroy();
-        resolve(reply.startsWith('$') && !reply.startsWith('$-1') ? reply.split('\r\n')[1]! : reply.split('\r\n')[0]!);
-      }
-    });
-    s.write(`${line}\r\n`);
-  });
-}
 
 async function query(url: string, sql: string): Promise<unknown[]> {
   const c = new pg.Client({ connectionString: url });
@@ -58,13 +40,13 @@ describe('startTempRedis', () => {
   it('comes back empty after a restart and after flushAll', async () => {
     r = await startTempRedis();
     expect(r.url).toBe(`redis://127.0.0.1:${r.port}`);
-    expect(await redis(r.port, 'SET k v')).toBe('+OK');
-    expect(await redis(r.port, 'GET k')).toBe('v');
+    expect(await redis(r.port, 'SET k v')).toBe('+OK\r\n');
+    expect(await redis(r.port, 'GET k')).toBe('$1\r\nv\r\n');
     await r.restart();
-    expect(await redis(r.port, 'GET k')).toBe('$-1');
+    expect(await redis(r.port, 'GET k')).toBe('$-1\r\n');
     await redis(r.port, 'SET k v');
     await r.flushAll();
-    expect(await redis(r.port, 'GET k')).toBe('$-1');
-    expect(await redis(r.port, 'CONFIG GET appendonly')).toBe('*2');
+    expect(await redis(r.port, 'GET k')).toBe('$-1\r\n');
+    expect(await redis(r.port, 'CONFIG GET appendonly')).toBe('*2\r\n$10\r\nappendonly\r\n$2\r\nno\r\n');
   }, 30_000);
 });
