@@ -7,6 +7,7 @@ import pg from 'pg';
 import { sandboxKubeconfig, startSandbox, type Sandbox } from '../../libs/sandbox/src/index.js';
 import {
   SandboxWriter,
+  TEST_SENSITIVE_HASH_KEY,
   freePort,
   startFlakyProxy,
   startTempPostgres,
@@ -114,7 +115,7 @@ export async function startFaultHarness(label: string, options: FaultHarnessOpti
     DATABASE_URL: proxies ? postgres.url.replace(`:${postgres.port}/`, `:${new URL(proxies.postgres.url).port}/`) : postgres.url,
     REDIS_URL: proxies ? proxies.redis.url.replace('http:', 'redis:') : redis.url,
     QUEUE_PREFIX: `faults-${randomBytes(4).toString('hex')}`,
-    SENSITIVE_HASH_KEY: `base64:${randomBytes(32).toString('base64')}`,
+    SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY,
     // The checks poll the API from one address for minutes; the rate limit has its own test.
     API_RATE_LIMIT: '0',
     KUBECONFIG: kubeconfig,

@@ -1,6 +1,5 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { ANONYMOUS_CALLER, AuthError, TOKEN_REVIEWER, parseBearerToken, type Caller, type TokenReviewer } from '../../../libs/audit/src/index.js';
 
 /** Paths every probe and scraper reaches without credentials (protect /metrics with a NetworkPolicy). */
@@ -16,15 +15,13 @@ export type AuthenticatedRequest = Request & { caller?: Caller };
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(TOKEN_REVIEWER) private readonly reviewer: TokenReviewer | null,
-  ) {}
+  /** `null` exactly when AUTH_MODE=none (KubeAuthModule). */
+  constructor(@Inject(TOKEN_REVIEWER) private readonly reviewer: TokenReviewer | null) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (OPEN_PATHS.has(req.path)) return true;
-    if (this.config.auth.mode === 'none' || this.reviewer === null) {
+    if (this.reviewer === null) {
       req.caller = ANONYMOUS_CALLER;
       return true;
     }

@@ -2,13 +2,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { AppConfig } from '../../../libs/config/src/index.js';
 import { RateLimitedError } from './api.error.js';
+import { OPEN_PATHS } from './authentication.guard.js';
 import { callerOf } from './caller.util.js';
 
-/** Probes and scrapes are never limited: a busy caller must not make a pod look dead. */
-const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
-
 /**
- * API_RATE_LIMIT requests per caller (the same `callerOf` as the event-stream caps) per fixed window
+ * API_RATE_LIMIT requests per client address (`callerOf` before authentication: the limiter runs
+ * ahead of the guards, so no user is known yet; probes and scrapes, the open paths, are never
+ * limited, so a busy caller cannot make a pod look dead) per fixed window
  * of API_RATE_WINDOW_MS, one budget across every route, counted in this process. Installed before
  * the body parsers, so a limited caller's body is never read. Over it: the API's own 429 error
  * (the exception filter answers `{ code: 'rate-limited' }` with `Retry-After`).
@@ -20,7 +20,7 @@ export function createRateLimit(config: AppConfig): RequestHandler {
     windowMs: rateWindowMs,
     limit,
     keyGenerator: (req: Request) => callerOf(req),
-    skip: (req: Request) => EXEMPT.has(req.path),
+    skip: (req: Request) => OPEN_PATHS.has(req.path),
     standardHeaders: 'draft-6', // RateLimit-Limit, -Remaining, -Reset on every answer
     legacyHeaders: false,
     handler: (req: Request, _res: Response, next: NextFunction) => {

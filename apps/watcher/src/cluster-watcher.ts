@@ -16,22 +16,16 @@ import {
   type WatchSink,
 } from '../../../libs/kube/src/index.js';
 import type { Checkpoint } from '../../../libs/queue/src/index.js';
+import type { StoredWatchPositions } from '../../../libs/store/src/index.js';
 import { ObservationBatcher } from './observation-batcher.js';
 
 const hashOf = (document: unknown): string => sha256Hex(JSON.stringify(document));
-
-/** Resume positions as the store holds them (see WatchPositionRepository). */
-export interface StoredPositions {
-  readonly positions: Map<string, string>;
-  readonly maxFlush: bigint;
-  readonly otherIdentity: string | null;
-}
 
 export interface ClusterWatcherPorts {
   enqueue(observations: readonly Observation[], checkpoint?: Checkpoint): Promise<unknown>;
   queueDepth(): Promise<number>;
   /** The positions every ingest lane has committed, for the cluster under this identity. */
-  loadPositions(cluster: string, clusterUid: string): Promise<StoredPositions>;
+  loadPositions(cluster: string, clusterUid: string): Promise<StoredWatchPositions>;
   /** The cluster's identity: the kube-system namespace's uid ('' when it cannot be read). */
   clusterIdentity(): Promise<string>;
   /** Calls back when the queue's state was lost (jobs may be gone): every resource is relisted. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER, METRICS, isTransientError, type Metrics, type Observation } from '../../../libs/common/src/index.js';
+import { LOGGER, METRICS, errorCodeOf, isTransientError, type Metrics, type Observation } from '../../../libs/common/src/index.js';
 import { DeadLetterRepository, EventAppender, type AppendResult } from '../../../libs/store/src/index.js';
 import { parsePayload, ProjectProducer, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
 
@@ -63,7 +63,7 @@ export class IngestProcessor implements QueueProcessor {
         if (isTransientError(e)) throw e;
         const m = o.object.metadata;
         const reason = e instanceof Error ? e.message : String(e);
-        const code = errorCode(e);
+        const code = errorCodeOf(e);
         const recorded = await this.deadLetters.record([{ observation: o, reason, errorCode: code, jobId: job.id }]);
         if (recorded > 0) this.metrics.deadLetters.inc(recorded);
         this.logger.error(
@@ -76,7 +76,3 @@ export class IngestProcessor implements QueueProcessor {
   }
 }
 
-function errorCode(e: unknown): string | null {
-  const c = (e as { driverError?: { code?: unknown }; code?: unknown } | null)?.driverError?.code ?? (e as { code?: unknown } | null)?.code;
-  return typeof c === 'string' ? c : null;
-}

@@ -14,5 +14,5 @@ export type {
 } from './observation.types.js';
 export { LAST_APPLIED_ANNOTATION, hashValue, isSensitiveKind, redactObject, redactObservation } from './redact.util.js';
 export { ObservabilityModule } from './observability.module.js';
-export { isTransientError } from './transient-error.util.js';
+export { errorCodeOf, isTransientError } from './transient-error.util.js';
 export type { WatchCheckpoint } from './watch-checkpoint.types.js';

@@ -1,3 +1,9 @@
+/** The code an error carries (a Postgres SQLSTATE, also through TypeORM's wrapper, or a Node.js errno code); null when none. */
+export function errorCodeOf(e: unknown): string | null {
+  const c = (e as { driverError?: { code?: unknown }; code?: unknown } | null)?.driverError?.code ?? (e as { code?: unknown } | null)?.code;
+  return typeof c === 'string' ? c : null;
+}
+
 /**
  * Whether an error is worth another try later: the peer is unreachable, restarting or failing over,
  * or the transaction lost a race. Anything else (a bad value, a constraint, a bug) fails the same way

@@ -21,7 +21,7 @@ export class KubeAuthModule {
       module: KubeAuthModule,
       providers: [
         { provide: AUTH_CLIENTS, useFactory: () => authClients(config) },
-        { provide: TOKEN_REVIEWER, useFactory: (c: AuthClients | null) => c && new KubeTokenReviewer(c.home, { audiences: config.auth.audiences, cacheTtlMs: config.auth.cacheTtlMs, cacheSize: config.auth.cacheSize }), inject: [AUTH_CLIENTS] },
+        { provide: TOKEN_REVIEWER, useFactory: (c: AuthClients | null) => c && new KubeTokenReviewer(c.home, config.auth), inject: [AUTH_CLIENTS] },
         { provide: ACCESS_REVIEWER, useFactory: (c: AuthClients | null) => c && new KubeAccessReviewer(c.all, c.home, config.auth), inject: [AUTH_CLIENTS] },
       ],
       exports: [TOKEN_REVIEWER, ACCESS_REVIEWER],

@@ -1,7 +1,6 @@
 export { QUEUE_NAMES, JOB_NAMES, QUEUE_DRIVER, physicalQueues, type QueueName, type JobName } from './queue.constants.js';
 export { jobPayloadSchemas, parsePayload, InvalidJobPayloadError, type JobPayload } from './job-payload.schema.js';
 export type { JobRequest, JobState, JobStatus, QueueDriver, QueueProcessor, ReceivedJob, StuckLane } from './queue-driver.types.js';
-export { runWithRetries, JobAbandonedError, STUCK_AFTER_ATTEMPTS, type LaneHealthListener } from './run-with-retries.js';
 export { assertHandlers, MissingJobHandlerError } from './assert-handlers.js';
 export { jobId, shardOf } from './job-id.util.js';
 export { BullMqQueueDriver, deleteQueueKeys } from './bullmq.driver.js';

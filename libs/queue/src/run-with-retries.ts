@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { isTransientError } from '../../common/src/index.js';
 import { InvalidJobPayloadError } from './job-payload.schema.js';
@@ -57,21 +58,9 @@ export async function runWithRetries(
       if (transientInARow >= STUCK_AFTER_ATTEMPTS) options.health?.stuck(job.queue, err, attempt);
       const cap = transient ? TRANSIENT_DELAY_MAX_MS : PERMANENT_DELAY_MAX_MS;
       const delay = Math.min(cap, 200 * 2 ** Math.min(attempt, 10)) * (0.75 + Math.random() * 0.5);
-      await pause(delay, options.signal);
+      await sleep(delay, undefined, options.signal ? { signal: options.signal } : {}).catch(() => undefined);
       if (options.signal?.aborted) throw new JobAbandonedError(job.id);
     }
   }
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}

@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { Cluster, type ClusterOptions } from './cluster.js';
 import { HttpHandler, type RequestLogLine } from './http-handler.js';
 import { selfSignedCertificate } from './tls.js';
+import { SANDBOX_ADMIN_TOKEN } from './service-account-tokens.js';
 
 export interface SandboxOptions extends ClusterOptions {
   /** 0 picks a free port. */
@@ -54,7 +55,7 @@ export function sandboxKubeconfig(url: string, opts: { namespace?: string; caCer
     kind: 'Config',
     clusters: [{ name: 'ssa-sandbox', cluster: { server: url, ...ca } }],
     // The sandbox does no authentication; a token keeps kubectl from prompting for a password over HTTPS.
-    users: [{ name: 'ssa-sandbox', user: { token: 'ssa-sandbox' } }],
+    users: [{ name: 'ssa-sandbox', user: { token: SANDBOX_ADMIN_TOKEN } }],
     contexts: [{ name: 'ssa-sandbox', context: { cluster: 'ssa-sandbox', user: 'ssa-sandbox', namespace: opts.namespace ?? 'default' } }],
     'current-context': 'ssa-sandbox',
     preferences: {},

@@ -1,11 +1,12 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { errorCodeOf } from '../../../common/src/index.js';
 
 // deadlock_detected, serialization_failure, and connection failures worth another try.
 const RETRYABLE = new Set(['40P01', '40001', '57P01', '08006', '08003', '08000']);
 
 function isRetryable(e: unknown): boolean {
-  const code = (e as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (e as { code?: unknown }).code;
-  return typeof code === 'string' && RETRYABLE.has(code);
+  const code = errorCodeOf(e);
+  return code !== null && RETRYABLE.has(code);
 }
 
 /** Runs `work` in one transaction; retries a few times on deadlocks and serialization failures. */

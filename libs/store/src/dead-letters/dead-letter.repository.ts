@@ -79,11 +79,6 @@ export class DeadLetterRepository {
     const last = items[items.length - 1];
     return { items, nextCursor: rows.length > options.limit && last ? encodeCursor('dead-letters', last.id) : null };
   }
-
-  async count(): Promise<number> {
-    const rows: { n: string }[] = await this.dataSource.query(`SELECT count(*)::text AS n FROM dead_letters`);
-    return Number(rows[0]?.n ?? 0);
-  }
 }
 
 const isId = (v: unknown): v is string => typeof v === 'string' && /^\d{1,19}$/.test(v);

@@ -28,6 +28,7 @@ import {
   type ManagerFieldsFilter,
   type ManagerObjectFields,
   type ManagerSummary,
+  type ObjectAccessIdentity,
   type ObjectFilter,
   type ObjectListItem,
   type ObjectOwnershipState,
@@ -220,7 +221,7 @@ export class OwnershipQueries {
   }
 
   /** Who may see objects is decided by what they are: cluster, group, resource, namespace, name by id (unknown ids left out). */
-  async accessIdentities(objectIds: readonly string[]): Promise<Map<string, { cluster: string; group: string; resource: string; namespace: string; name: string }>> {
+  async accessIdentities(objectIds: readonly string[]): Promise<Map<string, ObjectAccessIdentity>> {
     if (objectIds.length === 0) return new Map();
     const rows: { id: string; cluster: string; api_group: string; resource: string; namespace: string; name: string }[] = await this.dataSource.query(
       `SELECT o.id::text AS id, c.name AS cluster, o.api_group, o.resource, o.namespace, o.name
