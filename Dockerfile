@@ -13,7 +13,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY apps apps
 COPY libs libs
 COPY migrations migrations
-RUN npx tsc -p tsconfig.build.json \
+RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -f dist/.tsbuildinfo*
 

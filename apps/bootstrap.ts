@@ -9,7 +9,6 @@ import { QueueModule } from '../libs/queue/src/index.js';
 import { KubeAuthModule } from '../libs/kube/src/index.js';
 import { ApiModule } from './api/src/api.module.js';
 import { setupOpenApi } from './api/src/openapi.js';
-import { createRateLimit } from './api/src/rate-limit.middleware.js';
 import { WorkerModule } from './worker/src/worker.module.js';
 import { WatcherModule } from './watcher/src/watcher.module.js';
 
@@ -77,9 +76,8 @@ export async function startApplication(config: AppConfig, options: StartOptions)
   const nestLogger = new NestPinoLogger(logger.child({ component: 'nest' }));
   if (options.roles.includes('api')) {
     const app = await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, abortOnError: false });
-    // The rate limit first, so a limited caller's body is never read; then the body parsers (Nest
-    // then skips its own, 100 KiB by default): a larger body → 413 payload-too-large.
-    app.use(createRateLimit(config));
+    // The body parsers (Nest then skips its own, 100 KiB by default): a larger body → 413
+    // payload-too-large. The rate limit is a guard: it counts by the authenticated user.
     app.useBodyParser('json', { limit: config.api.bodyLimit });
     app.useBodyParser('urlencoded', { limit: config.api.bodyLimit, extended: true });
     setupOpenApi(app);

@@ -1,4 +1,4 @@
-// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--seconds-per-query 0]
+// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both]
 //
 // The ingest bench's synthetic stream (Deployments, ~2 KiB of managedFields, 70 % value changes
 // per round) is appended to a throw-away database with the real EventAppender (the queue is left
@@ -6,15 +6,21 @@
 // (`node dist/apps/main.js api`, one process) answers `--requests` requests of each query from
 // `--clients` concurrent HTTP clients in this process. Objects are picked at random over all of
 // them. Prints the set-up rates, p50/p90/p99/max latency and throughput per query, and the API's
-// CPU time and peak RSS. BENCH_QUERIES=fields,explain runs only those queries. Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL,
+// CPU time and peak RSS. `--auth both` then answers the same queries again from a second api process
+// with AUTH_MODE=kubernetes (TokenReview and SubjectAccessReviews against a sandbox, as a ServiceAccount
+// allowed to get Deployments everywhere) and prints each query's req/s as a ratio to the first.
+// BENCH_QUERIES=fields,explain runs only those queries. Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL,
 // TEST_REDIS_URL), like the tests.
 import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../libs/config/src/index.js';
 import type { AsOf } from '../libs/audit/src/index.js';
 import { createDataSource, EventAppender, OwnershipProjector, OwnershipQueries } from '../libs/store/src/index.js';
-import { TEST_SENSITIVE_HASH_KEY, createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
+import { KubectlSandbox } from '../libs/testing/src/kubectl-sandbox.js';
 import { cpuSeconds, deploymentStream, heapMiB, machine, pct, peakRssMiB } from './bench-support.js';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -24,8 +30,10 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '9' },
     clients: { type: 'string', default: '50' },
     requests: { type: 'string', default: '5000' },
+    auth: { type: 'string', default: 'none' },
   },
 });
+if (args.auth !== 'none' && args.auth !== 'both') throw new Error(`--auth must be none or both, not ${args.auth}`);
 const OBJECTS = Number(args.objects);
 const ROUNDS = Number(args.rounds);
 const CLIENTS = Number(args.clients);
@@ -83,94 +91,141 @@ async function main(): Promise<void> {
     await ds.query(`VACUUM (ANALYZE) ownership_states, ownership_versions, field_transitions, manager_objects, events, blobs, objects`);
     log(`vacuumed and analyzed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-    const port = await freePort();
-    const { NODE_OPTIONS: _n, ...inherited } = process.env;
-    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the api process there (read it in Chrome DevTools).
-    const prof = process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROF']] : [];
-    const api = spawn(process.execPath, [...prof, 'dist/apps/main.js', 'api'], {
-      cwd: ROOT,
-      env: { ...inherited, ...ctx.env({ PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production' }) },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitFor('the api', async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 60_000, 200);
-      const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states ORDER BY object_id`)).map((r: { object_id: string }) => r.object_id);
-      const seqs: { min: string; max: string }[] = await ds.query(`SELECT min(seq)::text AS min, max(seq)::text AS max FROM events`);
-      const [minSeq, maxSeq] = [Number(seqs[0]!.min), Number(seqs[0]!.max)];
-      let seed = 42;
-      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-      const anyId = () => ids[Math.floor(random() * ids.length)]!;
-      // A sequence number after every object's first event, and a time between two rounds.
-      const laterSeq = () => String(Math.floor(minSeq + OBJECTS + random() * (maxSeq - minSeq - OBJECTS)));
-      const laterTime = () => new Date(Date.UTC(2026, 10, 21, 10, 1 + Math.floor(random() * ROUNDS), 45)).toISOString();
-      const image = encodeURIComponent('.spec.template.spec.containers[name="app"].image');
-      const queries: Record<string, () => string> = {
-        fields: () => `/v1/objects/${anyId()}/fields?path=.spec.replicas`,
-        'fields at=seq': () => `/v1/objects/${anyId()}/fields?path=.spec.replicas&at=${laterSeq()}`,
-        'fields at=time': () => `/v1/objects/${anyId()}/fields?path=${image}&at=${laterTime()}`,
-        history: () => `/v1/objects/${anyId()}/fields/history?path=${image}`,
-        explain: () => `/v1/objects/${anyId()}/explain?path=${image}`,
-        objects: () => `/v1/objects?namespace=ns-${Math.floor(random() * 50)}&limit=100`,
-      };
-      const only = process.env['BENCH_QUERIES']?.split(',');
-      for (const name of Object.keys(queries)) if (only && !only.includes(name)) delete queries[name];
-      const cpuAtStart = cpuSeconds(api.pid!);
-      console.log(`${OBJECTS} objects, ${events} events (${ROUNDS + 1} observations per object); ${machine()}`);
-      console.log(`| query | requests | clients | p50 ms | p90 ms | p99 ms | max ms | req/s |`);
-      console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
-      for (const [name, next] of Object.entries(queries)) {
-        const latencies: number[] = [];
-        let sent = 0;
-        const started = performance.now();
-        await Promise.all(
-          Array.from({ length: CLIENTS }, async () => {
-            while (sent < REQUESTS) {
-              sent++;
-              const path = next();
-              const s = performance.now();
-              const res = await fetch(url + path);
-              await res.arrayBuffer();
-              if (res.status !== 200) throw new Error(`${name}: ${path} answered ${res.status}`);
-              latencies.push(performance.now() - s);
-            }
-          }),
-        );
-        const seconds = (performance.now() - started) / 1000;
-        latencies.sort((a, b) => a - b);
-        const f = (p: number) => pct(latencies, p).toFixed(1);
-        console.log(`| ${name} | ${REQUESTS} | ${CLIENTS} | ${f(0.5)} | ${f(0.9)} | ${f(0.99)} | ${latencies[latencies.length - 1]!.toFixed(1)} | ${Math.round(REQUESTS / seconds)} |`);
-      }
-      console.log(`api process: ${(cpuSeconds(api.pid!) - cpuAtStart).toFixed(1)} CPU s for ${Object.keys(queries).length * REQUESTS} requests, peak RSS ${peakRssMiB(api.pid!)} MiB; bench process ${heapMiB()}`);
+    const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states ORDER BY object_id`)).map((r: { object_id: string }) => r.object_id);
+    const seqs: { min: string; max: string }[] = await ds.query(`SELECT min(seq)::text AS min, max(seq)::text AS max FROM events`);
+    const [minSeq, maxSeq] = [Number(seqs[0]!.min), Number(seqs[0]!.max)];
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const anyId = () => ids[Math.floor(random() * ids.length)]!;
+    // A sequence number after every object's first event, and a time between two rounds.
+    const laterSeq = () => String(Math.floor(minSeq + OBJECTS + random() * (maxSeq - minSeq - OBJECTS)));
+    const laterTime = () => new Date(Date.UTC(2026, 10, 21, 10, 1 + Math.floor(random() * ROUNDS), 45)).toISOString();
+    const image = encodeURIComponent('.spec.template.spec.containers[name="app"].image');
+    const queries: Record<string, () => string> = {
+      fields: () => `/v1/objects/${anyId()}/fields?path=.spec.replicas`,
+      'fields at=seq': () => `/v1/objects/${anyId()}/fields?path=.spec.replicas&at=${laterSeq()}`,
+      'fields at=time': () => `/v1/objects/${anyId()}/fields?path=${image}&at=${laterTime()}`,
+      history: () => `/v1/objects/${anyId()}/fields/history?path=${image}`,
+      explain: () => `/v1/objects/${anyId()}/explain?path=${image}`,
+      objects: () => `/v1/objects?namespace=ns-${Math.floor(random() * 50)}&limit=100`,
+    };
+    const only = process.env['BENCH_QUERIES']?.split(',');
+    for (const name of Object.keys(queries)) if (only && !only.includes(name)) delete queries[name];
 
-      // The same at= reads in this process, one at a time: from ownership versions, and by folding the object's events.
-      const store = new OwnershipQueries(ds);
-      const samples = Math.min(500, REQUESTS);
-      const timed = async (read: (id: string, at: AsOf) => Promise<unknown>) => {
-        const ms: number[] = [];
-        for (let i = 0; i < samples; i++) {
-          const [id, at] = [anyId(), { kind: 'seq', seq: laterSeq() } as const];
-          const s = performance.now();
-          await read(id, at);
-          ms.push(performance.now() - s);
-        }
-        return ms.sort((a, b) => a - b);
-      };
-      const fromVersions = await timed((id, at) => store.snapshot(id, at));
-      const folded = await timed((id, at) => store.state(id, at));
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      console.log(
-        `state as of a sequence, ${samples} sequential reads: from versions p50 ${pct(fromVersions, 0.5).toFixed(2)} ms, p99 ${pct(fromVersions, 0.99).toFixed(2)} ms; ` +
-          `folding the events p50 ${pct(folded, 0.5).toFixed(2)} ms, p99 ${pct(folded, 0.99).toFixed(2)} ms; fold / versions (means) ${(mean(folded) / mean(fromVersions)).toFixed(1)}`,
-      );
-    } finally {
-      api.kill('SIGTERM');
-      await new Promise((r) => api.once('exit', r));
+    const rates = new Map<string, number>();
+    await measureApi(ctx, 'AUTH_MODE=none', {}, {}, queries, rates);
+    if (args.auth === 'both') {
+      const kube = await KubectlSandbox.start();
+      try {
+        const auth = await benchAuthentication(kube);
+        await measureApi(ctx, 'AUTH_MODE=kubernetes', { AUTH_MODE: 'kubernetes', KUBECONFIG: auth.kubeconfig }, { authorization: `Bearer ${auth.token}` }, queries, rates);
+      } finally {
+        await kube.close();
+      }
     }
+
+    // The same at= reads in this process, one at a time: from ownership versions, and by folding the object's events.
+    const store = new OwnershipQueries(ds);
+    const samples = Math.min(500, REQUESTS);
+    const timed = async (read: (id: string, at: AsOf) => Promise<unknown>) => {
+      const ms: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        const [id, at] = [anyId(), { kind: 'seq', seq: laterSeq() } as const];
+        const s = performance.now();
+        await read(id, at);
+        ms.push(performance.now() - s);
+      }
+      return ms.sort((a, b) => a - b);
+    };
+    const fromVersions = await timed((id, at) => store.snapshot(id, at));
+    const folded = await timed((id, at) => store.state(id, at));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    console.log(
+      `state as of a sequence, ${samples} sequential reads: from versions p50 ${pct(fromVersions, 0.5).toFixed(2)} ms, p99 ${pct(fromVersions, 0.99).toFixed(2)} ms; ` +
+        `folding the events p50 ${pct(folded, 0.5).toFixed(2)} ms, p99 ${pct(folded, 0.99).toFixed(2)} ms; fold / versions (means) ${(mean(folded) / mean(fromVersions)).toFixed(1)}`,
+    );
   } finally {
     await ds.destroy();
     await ctx.dispose();
   }
+}
+
+/**
+ * One api process over the bench database answers every query from CLIENTS concurrent clients;
+ * prints a table, and each query's req/s as a ratio to the first run's (kept in `rates`).
+ */
+async function measureApi(
+  ctx: TestContext,
+  title: string,
+  env: Record<string, string>,
+  headers: Record<string, string>,
+  queries: Record<string, () => string>,
+  rates: Map<string, number>,
+): Promise<void> {
+  const port = await freePort();
+  const { NODE_OPTIONS: _n, ...inherited } = process.env;
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the api process there (read it in Chrome DevTools).
+  const prof = process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROF']] : [];
+  const api = spawn(process.execPath, [...prof, 'dist/apps/main.js', 'api'], {
+    cwd: ROOT,
+    env: { ...inherited, ...ctx.env({ PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor('the api', async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 60_000, 200);
+    const cpuAtStart = cpuSeconds(api.pid!);
+    const baseline = rates.size > 0;
+    console.log(`\n${title}: ${OBJECTS} objects (${ROUNDS + 1} observations per object); ${machine()}`);
+    console.log(`| query | requests | clients | p50 ms | p90 ms | p99 ms | max ms | req/s |${baseline ? ' req/s vs AUTH_MODE=none |' : ''}`);
+    console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${baseline ? ' ---: |' : ''}`);
+    for (const [name, next] of Object.entries(queries)) {
+      const latencies: number[] = [];
+      let sent = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (sent < REQUESTS) {
+            sent++;
+            const path = next();
+            const s = performance.now();
+            const res = await fetch(url + path, { headers });
+            await res.arrayBuffer();
+            if (res.status !== 200) throw new Error(`${name}: ${path} answered ${res.status}`);
+            latencies.push(performance.now() - s);
+          }
+        }),
+      );
+      const rate = REQUESTS / ((performance.now() - started) / 1000);
+      latencies.sort((a, b) => a - b);
+      const f = (p: number) => pct(latencies, p).toFixed(1);
+      const ratio = baseline ? ` ${(rate / rates.get(name)!).toFixed(2)} |` : '';
+      if (!baseline) rates.set(name, rate);
+      console.log(`| ${name} | ${REQUESTS} | ${CLIENTS} | ${f(0.5)} | ${f(0.9)} | ${f(0.99)} | ${latencies[latencies.length - 1]!.toFixed(1)} | ${Math.round(rate)} |${ratio}`);
+    }
+    console.log(`api process: ${(cpuSeconds(api.pid!) - cpuAtStart).toFixed(1)} CPU s for ${Object.keys(queries).length * REQUESTS} requests, peak RSS ${peakRssMiB(api.pid!)} MiB; bench process ${heapMiB()}`);
+  } finally {
+    api.kill('SIGTERM');
+    await new Promise((r) => api.once('exit', r));
+  }
+}
+
+/**
+ * A ServiceAccount allowed to get Deployments in every namespace (not the cluster-wide ssa-audit.io
+ * grant: every object is reviewed), its token, and a kubeconfig naming the sandbox "bench", the
+ * cluster of the bench's objects (SubjectAccessReviews go to the object's own cluster).
+ */
+async function benchAuthentication(kube: KubectlSandbox): Promise<{ kubeconfig: string; token: string }> {
+  await kube.ok(['create', 'serviceaccount', 'bench-reader', '-n', 'default']);
+  await kube.ok(['create', 'clusterrole', 'deployment-reader', '--verb=get,list', '--resource=deployments.apps']);
+  await kube.ok(['create', 'clusterrolebinding', 'bench-reader', '--clusterrole=deployment-reader', '--serviceaccount=default:bench-reader']);
+  const token = (await kube.ok(['create', 'token', 'bench-reader', '-n', 'default'])).trim();
+  const config = parseYaml(await readFile(kube.kubeconfig, 'utf8')) as { contexts: { name: string }[]; 'current-context': string };
+  config.contexts[0]!.name = 'bench';
+  config['current-context'] = 'bench';
+  const kubeconfig = join(dirname(kube.kubeconfig), 'bench-kubeconfig');
+  await writeFile(kubeconfig, stringifyYaml(config));
+  return { kubeconfig, token };
 }
 
 main().catch((e: unknown) => {

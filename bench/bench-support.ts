@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Observation } from '../libs/common/src/index.js';
+import type { Cluster, ResourceType } from '../libs/sandbox/src/index.js';
 import { deploymentObservation } from '../libs/testing/src/observation.factory.js';
 
 export interface Stats {
@@ -132,4 +133,58 @@ export function peakRssMiB(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/** A kind the benchmarks create in the sandbox: its resource and a small body for a name. */
+export interface BenchKind {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly body: (name: string) => unknown;
+}
+
+/** Ten built-in kinds with small bodies (bench:watch, bench:pipeline --kinds all); the first is ConfigMap. */
+export const BENCH_KINDS: readonly BenchKind[] = [
+  { group: '', version: 'v1', plural: 'configmaps', body: (n: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, labels: { app: n } }, data: { key: n } }) },
+  { group: '', version: 'v1', plural: 'secrets', body: (n: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: n }, stringData: { password: n } }) },
+  { group: '', version: 'v1', plural: 'serviceaccounts', body: (n: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: n, labels: { app: n } } }) },
+  { group: '', version: 'v1', plural: 'services', body: (n: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: n }, spec: { selector: { app: n }, ports: [{ port: 80 }] } }) },
+  { group: '', version: 'v1', plural: 'pods', body: (n: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: n, labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } }) },
+  ...(['deployments', 'replicasets', 'statefulsets', 'daemonsets'] as const).map((plural) => ({
+    group: 'apps',
+    version: 'v1',
+    plural,
+    body: (n: string) => ({
+      apiVersion: 'apps/v1',
+      kind: { deployments: 'Deployment', replicasets: 'ReplicaSet', statefulsets: 'StatefulSet', daemonsets: 'DaemonSet' }[plural],
+      metadata: { name: n, labels: { app: n } },
+      spec: { selector: { matchLabels: { app: n } }, template: { metadata: { labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } } },
+    }),
+  })),
+  { group: 'batch', version: 'v1', plural: 'cronjobs', body: (n: string) => ({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: n }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox' }] } } } } } }) },
+];
+
+/** `RESOURCES_INCLUDE` for the given kinds. */
+export function resourcesInclude(kinds: readonly BenchKind[]): string {
+  return kinds.map((k) => (k.group ? `${k.plural}.${k.group}` : k.plural)).join(',');
+}
+
+/**
+ * Creates `perKind` objects of every kind in namespace `default` (`o-0`, `o-1`, …, kinds
+ * interleaved) through the sandbox's own verbs (engine-made managedFields, manager `bench`).
+ * Returns the resource types (in the order of `kinds`) and the seconds it took.
+ */
+export function fillSandbox(cluster: Cluster, kinds: readonly BenchKind[], perKind: number): { rts: ResourceType[]; seconds: number } {
+  const t0 = performance.now();
+  const rts = kinds.map((k) => cluster.resourceFor(k.group, k.version, k.plural)!);
+  for (let i = 0; i < perKind; i++) {
+    kinds.forEach((k, j) => cluster.create(rts[j]!, 'default', k.body(`o-${i}`), { fieldManager: 'bench' }));
+  }
+  return { rts, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** A sample's value from Prometheus text (the first series of that name), NaN when absent. */
+export function metric(text: string, name: string): number {
+  const m = new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
+  return m ? Number(m[2]) : NaN;
 }

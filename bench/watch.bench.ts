@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../libs/sandbox/src/index.js';
 import { createTestContext, freePort, waitFor } from '../libs/testing/src/index.js';
-import { machine } from './bench-support.js';
+import { BENCH_KINDS as KINDS, fillSandbox, machine, metric, resourcesInclude } from './bench-support.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,31 +23,6 @@ const WRITES_PER_SECOND = arg('writes', 500);
 // pages make the sandbox, not the watcher, the bottleneck of a big list; real apiservers page from a cursor.
 const PAGE_SIZE = arg('page-size', 5000);
 
-const KINDS = [
-  { group: '', version: 'v1', plural: 'configmaps', body: (n: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, labels: { app: n } }, data: { key: n } }) },
-  { group: '', version: 'v1', plural: 'secrets', body: (n: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: n }, stringData: { password: n } }) },
-  { group: '', version: 'v1', plural: 'serviceaccounts', body: (n: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: n, labels: { app: n } } }) },
-  { group: '', version: 'v1', plural: 'services', body: (n: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: n }, spec: { selector: { app: n }, ports: [{ port: 80 }] } }) },
-  { group: '', version: 'v1', plural: 'pods', body: (n: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: n, labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } }) },
-  ...(['deployments', 'replicasets', 'statefulsets', 'daemonsets'] as const).map((plural) => ({
-    group: 'apps',
-    version: 'v1',
-    plural,
-    body: (n: string) => ({
-      apiVersion: 'apps/v1',
-      kind: { deployments: 'Deployment', replicasets: 'ReplicaSet', statefulsets: 'StatefulSet', daemonsets: 'DaemonSet' }[plural],
-      metadata: { name: n, labels: { app: n } },
-      spec: { selector: { matchLabels: { app: n } }, template: { metadata: { labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } } },
-    }),
-  })),
-  { group: 'batch', version: 'v1', plural: 'cronjobs', body: (n: string) => ({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: n }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox' }] } } } } } }) },
-];
-
-function metric(text: string, name: string): number {
-  const m = new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
-  return m ? Number(m[2]) : NaN;
-}
-
 async function main(): Promise<void> {
   console.log(`machine: ${machine()}`);
   console.log(`objects: ${OBJECTS} across ${KINDS.length} kinds; page size ${PAGE_SIZE}; steady phase: ${SECONDS} s at ${WRITES_PER_SECOND} writes/s`);
@@ -57,12 +32,8 @@ async function main(): Promise<void> {
   const sb = await startSandbox({ port: 0, kubeconfigPath: kubeconfig, historySize: 200_000 });
   const ctx = await createTestContext('bench-watch');
   const perKind = Math.ceil(OBJECTS / KINDS.length);
-  const t0 = performance.now();
-  const rts = KINDS.map((k) => sb.cluster.resourceFor(k.group, k.version, k.plural)!);
-  for (let i = 0; i < perKind; i++) {
-    KINDS.forEach((k, j) => sb.cluster.create(rts[j]!, 'default', k.body(`o-${i}`), { fieldManager: 'bench' }));
-  }
-  console.log(`sandbox filled: ${perKind * KINDS.length} objects in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const { rts, seconds: fillSeconds } = fillSandbox(sb.cluster, KINDS, perKind);
+  console.log(`sandbox filled: ${perKind * KINDS.length} objects in ${fillSeconds.toFixed(1)} s`);
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -70,7 +41,7 @@ async function main(): Promise<void> {
     KUBECONFIG: kubeconfig,
     WATCHER_PORT: String(port),
     LEADER_ELECTION: 'false',
-    RESOURCES_INCLUDE: KINDS.map((k) => (k.group ? `${k.plural}.${k.group}` : k.plural)).join(','),
+    RESOURCES_INCLUDE: resourcesInclude(KINDS),
     WATCH_MAX_QUEUE_DEPTH: '1000000',
     WATCH_PAGE_SIZE: String(PAGE_SIZE),
     LOG_LEVEL: 'warn',

@@ -1,5 +1,5 @@
 // Runs before `npm start` (and the other start scripts): installs dependencies on a fresh clone,
-// then builds TypeScript to dist/. Plain Node, no dependencies, so it works before `npm ci`.
+// then builds TypeScript and the web UI to dist/. Plain Node, no dependencies, so it works before `npm ci`.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -19,5 +19,5 @@ if (!existsSync('node_modules/.package-lock.json')) {
     run('npm install --no-audit --no-fund');
   }
 }
-console.error('[prepare] building (tsc) …');
-run('npx tsc -p tsconfig.build.json');
+console.error('[prepare] building (tsc, then the web UI with vite) …');
+run('npm run --silent build');

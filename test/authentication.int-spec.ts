@@ -66,4 +66,25 @@ describe('authentication (AUTH_MODE=kubernetes, TokenReview against the sandbox)
     // The denied requests are logged too, with no user.
     expect(lines.some((l) => l['component'] === 'access' && l['status'] === 401 && l['user'] === null)).toBe(true);
   });
+
+  it('the rate limit counts by user: one user over API_RATE_LIMIT gets 429 with Retry-After, another user from the same address does not', async () => {
+    await kube.ok(['create', 'serviceaccount', 'other', '-n', 'team-a']);
+    const other = (await kube.ok(['create', 'token', 'other', '-n', 'team-a'])).trim();
+    const config = ctx.config({
+      AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1', KUBECONFIG: kube.kubeconfig, PORT: String(await freePort()), API_RATE_LIMIT: '3', API_RATE_WINDOW_MS: '60000',
+    });
+    const limited = await startApplication(config, { roles: ['api'], migrate: false });
+    try {
+      const call = (t: string) => fetch(`${limited.url}/v1/objects?limit=1`, { headers: { authorization: `Bearer ${t}` } });
+      for (let i = 0; i < 3; i++) expect((await call(token)).status).toBe(200);
+      const over = await call(token);
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await over.json()).toMatchObject({ code: 'rate-limited' });
+      expect((await call(other)).status).toBe(200);
+      expect((await fetch(`${limited.url}/healthz`)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });

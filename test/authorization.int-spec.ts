@@ -3,6 +3,7 @@ import { startApplication, type RunningApplication } from '../apps/bootstrap.js'
 import { createDataSource } from '../libs/store/src/index.js';
 import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { KubectlSandbox } from '../libs/testing/src/kubectl-sandbox.js';
+import { SANDBOX_ADMIN_TOKEN } from '../libs/sandbox/src/index.js';
 
 // AUTH_MODE=kubernetes, end to end through the real pipeline: a ServiceAccount allowed get/list on
 // ConfigMaps in team-a only sees exactly those; everything else does not exist for it; the
@@ -56,6 +57,7 @@ describe('authorization (AUTH_MODE=kubernetes, SubjectAccessReviews against the 
       await kube.ok(['create', 'configmap', 'settings', '-n', ns, '--from-literal=mode=fast']);
     }
     await kube.ok(['create', 'secret', 'generic', 'creds', '-n', 'team-a', '--from-literal=password=hunter2']);
+    await kube.ok(['create', 'configmap', 'tool', '-n', 'team-b', '--from-literal=x=1', '--field-manager=team-b-tool']);
     await kube.ok(['create', 'serviceaccount', 'viewer', '-n', 'team-a']);
     await kube.ok(['apply', '-f', '-'], { input: ROLE });
     viewer = (await kube.ok(['create', 'token', 'viewer', '-n', 'team-a'])).trim();
@@ -65,8 +67,8 @@ describe('authorization (AUTH_MODE=kubernetes, SubjectAccessReviews against the 
     });
     app = await startApplication(config, { roles: ['api', 'worker', 'watcher'], migrate: true });
     await waitFor('both ConfigMaps and the Secret projected', async () => {
-      const rows: { n: string }[] = await ds.query(`SELECT count(*) AS n FROM ownership_states WHERE name IN ('settings', 'creds')`);
-      return Number(rows[0]!.n) >= 3;
+      const rows: { n: string }[] = await ds.query(`SELECT count(*) AS n FROM ownership_states WHERE name IN ('settings', 'creds', 'tool')`);
+      return Number(rows[0]!.n) >= 4;
     }, 60_000, 200);
   }, 120_000);
   afterAll(async () => {
@@ -88,17 +90,76 @@ describe('authorization (AUTH_MODE=kubernetes, SubjectAccessReviews against the 
     expect(body.items.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual(['ConfigMap team-a/settings']);
   });
 
-  it("an object's answers need get on it: team-a's fields answer, team-b's and the Secret's are 404 object-not-found", async () => {
+  it("an object's answers need get on it: team-a's fields answer, team-b's and the Secret's are 404 object-not-found, word for word as an unknown id's", async () => {
     expect((await call(`/v1/objects/${await idOf('team-a', 'settings')}/fields?path=.data.mode`)).status).toBe(200);
-    for (const id of [await idOf('team-b', 'settings'), await idOf('team-a', 'creds')]) {
-      const res = await call(`/v1/objects/${id}/fields?path=.data.mode`);
-      expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ code: 'object-not-found', message: `no object with id "${id}"`, parameter: 'id' });
+    const unknown = '987654321';
+    for (const at of ['', '&at=2030-01-01T00:00:00Z']) {
+      const missing = await call(`/v1/objects/${unknown}/fields?path=.data.mode${at}`);
+      expect(missing.status).toBe(404);
+      const expected = (await missing.json()) as { message: string };
+      for (const id of [await idOf('team-b', 'settings'), await idOf('team-a', 'creds')]) {
+        const res = await call(`/v1/objects/${id}/fields?path=.data.mode${at}`);
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({ ...expected, message: expected.message.replace(unknown, id) });
+      }
     }
   });
 
-  it('cluster-wide answers and replays need their ssa-audit.io rules: 403 forbidden without, 202 with', async () => {
-    expect((await call('/v1/managers')).status).toBe(403);
+  it('aggregates count only the objects the caller may get: managers, their fields, findings, the event log and its stream', async () => {
+    const asAdmin = async (path: string) => (await (await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` } })).json()) as { items: { manager: string }[] };
+    const names = (b: { items: { manager: string }[] }) => b.items.map((m) => m.manager);
+    expect(names(await asAdmin('/v1/managers'))).toEqual(expect.arrayContaining(['kubectl-create', 'team-b-tool']));
+    const managers = await call('/v1/managers');
+    expect(managers.status).toBe(200);
+    expect(names((await managers.json()) as { items: { manager: string }[] })).toEqual(['kubectl-create']);
+
+    const fieldsOf = async (manager: string) =>
+      ((await (await call(`/v1/managers/${manager}/fields`)).json()) as { items: { object: { namespace: string; name: string } }[] }).items.map((i) => `${i.object.namespace}/${i.object.name}`);
+    expect(await fieldsOf('kubectl-create')).toEqual(['team-a/settings']);
+    expect(await fieldsOf('team-b-tool')).toEqual([]);
+
+    const findings = await call('/v1/findings?limit=500');
+    expect(findings.status).toBe(200);
+    for (const f of ((await findings.json()) as { items: { namespace: string; kind: string }[] }).items) expect(`${f.kind} ${f.namespace}`).toBe('ConfigMap team-a');
+
+    const events = await call('/v1/events?limit=500');
+    expect(events.status).toBe(200);
+    const log = (await events.json()) as { items: { namespace: string; name: string }[]; nextCursor: string };
+    expect([...new Set(log.items.map((e) => `${e.namespace}/${e.name}`))]).toEqual(['team-a/settings']);
+
+    // The stream from the start of the log: team-b's and the Secret's events never arrive.
+    const stream = await call('/v1/events/stream?since=0:0', { headers: { accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    let text = '';
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline && !text.includes(log.nextCursor)) {
+      const chunk = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(() => r(undefined), 500))]);
+      if (chunk?.value) text += Buffer.from(chunk.value).toString('utf8');
+    }
+    await reader.cancel();
+    const streamed = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as { namespace: string; name: string });
+    expect(streamed.length).toBe(log.items.length);
+    expect([...new Set(streamed.map((e) => `${e.namespace}/${e.name}`))]).toEqual(['team-a/settings']);
+  });
+
+  it('simulate needs get on the object its manifest names (403 whether it exists or not); the dead letters need the cluster-wide grant', async () => {
+    const [{ name: cluster }] = (await ds.query(`SELECT name FROM clusters`)) as [{ name: string }];
+    const simulate = (namespace: string, name: string) =>
+      call('/v1/simulate/apply', {
+        method: 'POST',
+        body: JSON.stringify({ cluster, manager: 'me', manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { mode: 'slow' } } }),
+      });
+    expect((await simulate('team-a', 'settings')).status).toBe(200);
+    for (const name of ['settings', 'no-such-configmap']) {
+      const denied = await simulate('team-b', name);
+      expect(denied.status).toBe(403);
+      expect(await denied.json()).toMatchObject({ code: 'forbidden' });
+    }
+    expect((await call('/v1/dead-letters')).status).toBe(403);
+  });
+
+  it('replays need their ssa-audit.io rules: 403 forbidden without, 202 with', async () => {
     const denied = await call('/v1/replays', { method: 'POST', body: JSON.stringify({ scope: { kind: 'all' } }) });
     expect(denied.status).toBe(403);
     expect(await denied.json()).toMatchObject({ code: 'forbidden' });

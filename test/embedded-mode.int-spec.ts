@@ -36,7 +36,7 @@ describe('embedded mode (PGlite + in-process jobs)', () => {
     await start();
     expect((await get('/healthz')).status).toBe(200);
     const ready = await get('/readyz');
-    expect(ready).toEqual({ status: 200, body: { status: 'ok', checks: { database: { status: 'ok', kind: 'embedded' }, queue: { status: 'ok', kind: 'in-process' }, lanes: { status: 'ok', kind: 'ingest lanes' } } } });
+    expect(ready).toEqual({ status: 200, body: { status: 'ok', checks: { database: { status: 'ok', kind: 'embedded' }, queue: { status: 'ok', kind: 'in-process' }, lanes: { status: 'ok', kind: 'ingest lanes' } }, clusters: expect.any(Object) } });
 
     const producer = app!.app.get(IngestProducer);
     await producer.enqueue([

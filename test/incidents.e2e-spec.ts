@@ -1,13 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
-import { dirname, resolve } from 'node:path';
 import { KubectlSandbox, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
-import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
+import {
+  createTestContext,
+  runProcess,
+  startBuiltService,
+  waitFor,
+  type BuiltService,
+  type ProcessResult,
+  type TestContext,
+} from '../libs/testing/src/index.js';
+import { GHOST_LABEL, POD_IMAGE, configMapManifest, controllerApply, deploymentManifest, podManifest, writeGhostLabel, writeImageTakenAndForcedBack } from '../libs/testing/src/incident-scenarios.js';
 
 // Issue 7's incidents end to end: the real kubectl drives the sandbox API server, the BUILT service
 // (`node dist/apps/main.js all`, Postgres + Redis) watches it, and every assertion is on an API answer.
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const LONG = 240_000; // one incident: several kubectl runs and projection waits on a small shared machine
 
 interface Owner {
@@ -65,41 +71,18 @@ interface ObjectItem {
 describe('issue 7 incidents through the real pipeline (kubectl → sandbox → watcher → worker → API)', () => {
   let ctx: TestContext;
   let k: KubectlSandbox;
-  let service: ChildProcess;
-  let stdout = '';
+  let service: BuiltService;
   let url: string;
 
   beforeAll(async () => {
     ctx = await createTestContext('incidents');
     k = await KubectlSandbox.start({ bookmarkIntervalMs: 500 });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
-    service = spawn(process.execPath, ['dist/apps/main.js', 'all'], {
-      cwd: ROOT,
-      env: {
-        ...inherited,
-        ...ctx.env({
-          PORT: String(port),
-          LOG_LEVEL: 'info',
-          KUBECONFIG: k.kubeconfig,
-          WATCHER_PORT: '0',
-          LEADER_ELECTION: 'false',
-          WATCH_BATCH_DELAY_MS: '20',
-        }),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    service.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    await waitFor('/readyz', async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 120_000, 250);
+    service = await startBuiltService(ctx, k.kubeconfig);
+    url = service.url;
   }, 180_000);
 
   afterAll(async () => {
-    if (service && service.exitCode === null && service.signalCode === null) {
-      const exited = new Promise((r) => service.once('exit', r));
-      service.kill('SIGTERM');
-      await exited;
-    }
+    await service?.stop();
     await k?.close();
     await ctx?.dispose();
   }, 60_000);
@@ -135,72 +118,25 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
       return h.transitions.length >= n ? h : undefined;
     }, 60_000, 250);
 
-  /** A controller's server-side apply over HTTP (as controller-runtime sends it; see incident 1). */
-  async function controllerApply(path: string, name: string, manager: string, manifest: string): Promise<void> {
-    const r = await fetch(`${k.sandbox.url}${path}/${name}?fieldManager=${manager}`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/apply-patch+yaml' },
-      body: manifest,
-    });
-    if (r.status !== 200) throw new Error(`apply as ${manager}: ${r.status} ${await r.text()}`);
-  }
-
   /** Runs a remedy's shell command (KUBECONFIG points at the sandbox), `input` on stdin. */
-  function sh(command: string, input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((done, fail) => {
-      const child = spawn('sh', ['-c', command], { env: { ...process.env, KUBECONFIG: k.kubeconfig } });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      child.on('error', fail);
-      child.on('close', (code) => done({ code: code ?? -1, stdout: out, stderr: err }));
-      child.stdin.end(input);
-    });
-  }
+  const sh = (command: string, input: string): Promise<ProcessResult> => runProcess('sh', ['-c', command], { input, env: { ...process.env, KUBECONFIG: k.kubeconfig } });
 
   // --- manifests ---------------------------------------------------------------------------------
 
-  const configMap = (ns: string, labels: Record<string, string>) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  namespace: ${ns}\n  labels: ${JSON.stringify(labels)}\ndata: {LOG_LEVEL: info}\n`;
-  const pod = (ns: string, image: string) => `apiVersion: v1
-kind: Pod
-metadata: {name: nginx, namespace: ${ns}, labels: {app: nginx}}
-spec:
-  containers:
-  - name: nginx-container
-    image: ${image}
-    ports: [{containerPort: 80}]
-`;
-  const deployment = (ns: string, image: string, replicas?: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: ${ns}}
-spec:
-${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: app, image: ${image}}]
-`;
-  const IMAGE = '.spec.containers[name="nginx-container"].image';
+  const pod = podManifest;
+  const deployment = deploymentManifest;
+  const IMAGE = POD_IMAGE;
 
   // --- the incidents -----------------------------------------------------------------------------
 
-  const LABEL = '.metadata.labels.test-data';
-  const withLabel = (ns: string) => configMap(ns, { app: 'shop', 'test-data': 'true' });
-  const withoutLabel = (ns: string) => configMap(ns, { app: 'shop' });
+  const LABEL = GHOST_LABEL;
+  const withoutLabel = (ns: string) => configMapManifest(ns, { app: 'shop' });
   const labels = async (ns: string) => (await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels'];
 
   /** Incident 1's ghost label in namespace `ns`, and the API's explanation of it. */
   async function ghostLabel(ns: string): Promise<{ id: string; x: Explanation }> {
-    await k.ok(['create', 'namespace', ns]);
-    expect(await k.ok(['apply', '-f', '-'], { input: withLabel(ns) })).toBe('configmap/app-config created\n');
-    // flux applies server-side over HTTP as controller-runtime does. Not `kubectl apply
-    // --server-side --field-manager=flux-controller`: kubectl would then fold the
-    // kubectl-client-side-apply entry into flux's (its csa→ssa migration), and no ghost is left.
-    const cms = `/api/v1/namespaces/${ns}/configmaps`;
-    await controllerApply(cms, 'app-config', 'flux-controller', withLabel(ns));
-    await controllerApply(cms, 'app-config', 'flux-controller', withoutLabel(ns));
+    // flux applies server-side over HTTP as controller-runtime does (see writeGhostLabel).
+    expect((await writeGhostLabel(k, ns)).created).toBe('configmap/app-config created\n');
     expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
 
     const { id } = await objectId('ConfigMap', ns, 'app-config');
@@ -257,7 +193,7 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLa
       expect(entries.map((e) => e.manager)).toEqual(['flux-controller']);
       expect(entries.some((e) => e.fieldsV1['f:metadata']?.['f:labels']?.['f:test-data'] !== undefined)).toBe(false);
       // ...and flux's next apply does not prune it: flux had released it already.
-      await controllerApply(`/api/v1/namespaces/${ns}/configmaps`, 'app-config', 'flux-controller', withoutLabel(ns));
+      await controllerApply(k, `/api/v1/namespaces/${ns}/configmaps`, 'app-config', 'flux-controller', withoutLabel(ns));
       expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
       const orphan = await explainUntil(id, 'nobody owns the label', (e) => e.remainingOwners.length === 0);
       expect(orphan).toMatchObject({ present: true, cause: 'orphan' });
@@ -273,12 +209,8 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector: {matchLa
 
   itWithKubectl(18, 'server-side apply', LONG)('2. image taken by kubectl set image and forced back: acquired → taken → forced, 1.16 → 1.17 → 1.16', async () => {
     const ns = 'incident-image';
-    await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
-    await k.ok(['set', 'image', 'pod/nginx', 'nginx-container=nginx:1.17', '-n', ns]);
-    const conflict = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
+    const { conflict } = await writeImageTakenAndForcedBack(k, ns);
     expect(conflict.code).toBe(1);
-    await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
 
     const { id } = await objectId('Pod', ns, 'nginx');
     const h = await historyOf(id, IMAGE, 3);

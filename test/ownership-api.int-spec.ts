@@ -129,10 +129,26 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     const tree = await get(`/v1/objects/${id}/ownership`);
     const spec = tree.body.tree.children.find((n: { segment: string }) => n.segment === 'spec');
     expect(spec.children.find((n: { segment: string }) => n.segment === 'replicas').owners[0].manager).toBe('horizontal-pod-autoscaler');
+    expect(JSON.stringify(tree.body)).not.toContain('"value"'); // values only when asked for
+    // ?values=true: the same tree, every leaf with its value, as `fields` answers it one at a time.
+    const valued = await get(`/v1/objects/${id}/ownership?values=true`);
+    const leaves: { path: string; value?: unknown; children: unknown[] }[] = [];
+    const walk = (n: { path: string; value?: unknown; children: unknown[] }) => (n.children.length === 0 ? leaves.push(n) : n.children.forEach((c) => walk(c as typeof n)));
+    walk(valued.body.tree);
+    expect(leaves.length).toBeGreaterThan(3);
+    for (const leaf of leaves) {
+      const field = (await get(`/v1/objects/${id}/fields?path=${encodeURIComponent(leaf.path)}`)).body;
+      if (field.present && field.value !== null) expect(leaf).toMatchObject({ value: field.value });
+      else expect('value' in leaf).toBe(false);
+    }
+    expect((await get(`/v1/objects/${id}/ownership?values=maybe`)).status).toBe(400);
     // The findings name the Deployment: its applier conflicts on replicas at its next apply.
     const contested = await get(`/v1/findings?type=replicas-contested`);
     expect(contested.body.items).toEqual([expect.objectContaining({ objectId: id, type: 'replicas-contested', path: '.spec.replicas' })]);
     expect(contested.body.items[0].managers.map((m: { manager: string }) => m.manager)).toEqual(['horizontal-pod-autoscaler', 'kubectl']);
+    // cluster= narrows them to one cluster's objects.
+    expect((await get(`/v1/findings?type=replicas-contested&cluster=prod`)).body.items).toEqual(contested.body.items);
+    expect((await get(`/v1/findings?type=replicas-contested&cluster=elsewhere`)).body.items).toEqual([]);
     const hpa = await get(`/v1/managers/horizontal-pod-autoscaler/fields?kind=Deployment`);
     expect(hpa.body.items).toEqual([expect.objectContaining({ object: expect.objectContaining({ id }), fields: [expect.objectContaining({ path: '.spec.replicas', subresource: 'scale' })] })]);
   });
@@ -150,6 +166,8 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     expect((await get(`/v1/findings?type=replicas-contested`)).body.items).toEqual([]);
     // ... and at= still sees it before that apply.
     expect((await get(`/v1/findings?type=replicas-contested&at=2024-01-01T00:00:04Z`)).body.items).toEqual([expect.objectContaining({ objectId: id })]);
+    expect((await get(`/v1/findings?type=replicas-contested&at=2024-01-01T00:00:04Z&cluster=prod`)).body.items).toEqual([expect.objectContaining({ objectId: id })]);
+    expect((await get(`/v1/findings?type=replicas-contested&at=2024-01-01T00:00:04Z&cluster=elsewhere`)).body.items).toEqual([]);
     expect((await get(`/v1/objects/${id}/fields?path=.spec.replicas`)).body.owners.map((o: { manager: string }) => o.manager)).toEqual(['horizontal-pod-autoscaler']);
   });
 
@@ -249,7 +267,13 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     const events = await get('/v1/events?limit=5');
     expect(events.body.items).toHaveLength(5);
     const next = await get(`/v1/events?limit=5&since=${q(events.body.nextCursor)}`);
-    expect(Number(next.body.items[0].seq)).toBeGreaterThan(Number(events.body.items[4].seq));
+    // The log is in commit order (xid, then seq), not seq order: lanes commit concurrently, so a
+    // lower seq can come later. The next page starts after the first page's last cursor, none repeated.
+    const position = (cursor: string) => cursor.split(':').map(BigInt) as [bigint, bigint];
+    const [[lastXid, lastSeq], [nextXid, nextSeq]] = [position(events.body.items[4].cursor), position(next.body.items[0].cursor)];
+    expect(nextXid > lastXid || (nextXid === lastXid && nextSeq > lastSeq)).toBe(true);
+    const firstPage = new Set(events.body.items.map((e: { seq: string }) => e.seq));
+    expect(next.body.items.filter((e: { seq: string }) => firstPage.has(e.seq))).toEqual([]);
     const bySeq = await get(`/v1/events?limit=1&since=${events.body.items[0].seq}`);
     expect(bySeq.body.items[0].seq).toBe(events.body.items[1].seq);
     const doc = await get('/docs-json');

@@ -59,8 +59,11 @@ describe('the built service', () => {
     // Every log line is JSON.
     for (const line of p.stdout().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
     p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
-    expect(p.stdout()).toContain('"msg":"stopped"');
+    const code = await p.exited;
+    // On failure, say why: the log lines from "stopping" on.
+    const log = p.stdout();
+    expect({ code, log: code === 0 ? '' : log.slice(log.lastIndexOf('{', log.indexOf('"msg":"stopping"'))) }).toEqual({ code: 0, log: '' });
+    expect(log).toContain('"msg":"stopped"');
     await rm(dataDir, { recursive: true, force: true });
   });
 

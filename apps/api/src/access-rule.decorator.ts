@@ -5,8 +5,8 @@ import type { AuthenticatedRequest } from './authentication.guard.js';
 /**
  * What a route needs of the caller's Kubernetes RBAC (AUTH_MODE=kubernetes):
  * - `object`: `get` on the object of `:id` (in its cluster and namespace); otherwise 404, as if it did not exist;
- * - `object-list`: nothing up front; the answer keeps only the objects the caller may `get`;
- * - `cluster-wide`: `list objects.ssa-audit.io` cluster-wide (answers not yet filtered object by object);
+ * - `object-list`: nothing up front; the answer keeps only the objects the caller may `get` (see ObjectVisibility);
+ * - `cluster-wide`: `list objects.ssa-audit.io` cluster-wide (the dead letters: raw observations of any object);
  * - `replay-create` / `replay-read`: `create` / `get` on `replays.ssa-audit.io`.
  * A route without a rule is `cluster-wide`.
  */

@@ -7,6 +7,7 @@ import { AccessLogMiddleware } from './access-log.middleware.js';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthorizationGuard } from './authorization.guard.js';
 import { ObjectVisibility } from './object-visibility.service.js';
+import { RateLimitGuard } from './rate-limit.guard.js';
 import { DeadLettersController } from './dead-letters.controller.js';
 import { ErrorFilter } from './error.filter.js';
 import { EventStreamService } from './event-stream.service.js';
@@ -22,9 +23,11 @@ import { ReplaysController } from './replays.controller.js';
 import { SimulateController } from './simulate.controller.js';
 import { StreamSlots } from './stream-slots.service.js';
 import { createValidationPipe } from './validation.pipe.js';
+import { WebUiModule } from './web-ui.module.js';
 
 /** The API role. Needs the global config, observability, store and queue modules. */
 @Module({
+  imports: [WebUiModule.forRoot()],
   controllers: [
     HealthController,
     MetricsController,
@@ -49,8 +52,9 @@ import { createValidationPipe } from './validation.pipe.js';
     },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
-    // In this order: who asks, then what they may see.
+    // In this order: who asks, whether they asked too often, then what they may see.
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: AuthorizationGuard },
     ObjectVisibility,
   ],

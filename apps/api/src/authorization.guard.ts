@@ -6,13 +6,14 @@ import {
   CLUSTER_WIDE_ACCESS,
   REPLAY_ACCESS,
   REPLAY_READ_ACCESS,
-  objectAccess,
+  parseAt,
   type AccessReviewer,
   type ResourceAccess,
 } from '../../../libs/audit/src/index.js';
-import { OwnershipQueries, StoreQueryError } from '../../../libs/store/src/index.js';
+import { objectNotFound } from '../../../libs/store/src/index.js';
 import { ACCESS_RULE, type AccessRule } from './access-rule.decorator.js';
 import { OPEN_PATHS, type AuthenticatedRequest } from './authentication.guard.js';
+import { ObjectVisibility } from './object-visibility.service.js';
 
 const SERVICE_RULES: Record<Exclude<AccessRule, 'object' | 'object-list'>, ResourceAccess> = {
   'cluster-wide': CLUSTER_WIDE_ACCESS,
@@ -30,7 +31,7 @@ export class AuthorizationGuard implements CanActivate {
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(ACCESS_REVIEWER) private readonly reviewer: AccessReviewer | null,
-    @Inject(OwnershipQueries) private readonly queries: OwnershipQueries,
+    @Inject(ObjectVisibility) private readonly visibility: ObjectVisibility,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,10 +41,10 @@ export class AuthorizationGuard implements CanActivate {
     if (rule === 'object-list') return true;
     if (rule === 'object') {
       const id = String(req.params['id'] ?? '');
-      const identity = (await this.queries.accessIdentities([id])).get(id);
-      if (!identity) return true; // the handler answers 404 itself
-      if (await this.reviewer.allowed(req.caller, identity.cluster, objectAccess(identity))) return true;
-      throw new StoreQueryError('object-not-found', `no object with id "${id}"`, 'id');
+      // Unknown ids go on to the handler's own 404; a hidden object gets the very same answer here.
+      if ((await this.visibility.object(req.caller, id)) !== 'hidden') return true;
+      const at = req.query['at'];
+      throw objectNotFound(id, typeof at === 'string' ? parseAt(at) : undefined);
     }
     const access = SERVICE_RULES[rule];
     if (await this.reviewer.allowed(req.caller, null, access)) return true;

@@ -3,6 +3,8 @@ import { Observable } from 'rxjs';
 import { EventReader, EventTail, StoreQueryError, type EventPosition, type StoredEvent, type TailSubscription } from '../../../libs/store/src/index.js';
 import type { EventResponseDto, ListEventsResponseDto } from './events.dto.js';
 import { StreamSlots } from './stream-slots.service.js';
+import { ObjectVisibility } from './object-visibility.service.js';
+import type { Caller } from '../../../libs/audit/src/index.js';
 
 const cursorOf = (p: EventPosition) => `${p.xid}:${p.seq}`;
 
@@ -27,30 +29,38 @@ export class EventStreamService implements OnModuleDestroy {
     @Inject(EventReader) private readonly reader: EventReader,
     @Inject(EventTail) private readonly tail: EventTail,
     @Inject(StreamSlots) private readonly slots: StreamSlots,
+    @Inject(ObjectVisibility) private readonly visibility: ObjectVisibility,
   ) {}
 
-  async list(since: string, limit: number): Promise<ListEventsResponseDto> {
+  /** Only events of objects the caller may `get`: a page can hold fewer than `limit`; `nextCursor` goes on past the hidden ones. */
+  async list(since: string, limit: number, caller: Caller): Promise<ListEventsResponseDto> {
     const from = await this.position(since);
     const events = await this.reader.readAfter(from, limit);
     const last = events[events.length - 1];
-    return { items: events.map(eventItem), nextCursor: cursorOf(last ?? from) };
+    const visible = await this.visibility.visible(caller, events, (e) => e.objectId);
+    return { items: visible.map(eventItem), nextCursor: cursorOf(last ?? from) };
   }
 
   /** Throws {@link TooManyStreamsError} (before anything is sent) when the caller or the process is at its cap. */
-  stream(since: string | undefined, caller: string): Observable<MessageEvent> {
-    const release = this.slots.acquire(caller);
+  stream(since: string | undefined, slot: string, caller: Caller): Observable<MessageEvent> {
+    const release = this.slots.acquire(slot);
     return new Observable<MessageEvent>((subscriber) => {
       let closed = false;
       let subscription: TailSubscription | undefined;
+      // Batches are filtered for the caller one after another, so the stream keeps the log's order.
+      let sent = Promise.resolve();
+      const send = async (events: readonly StoredEvent[]) => {
+        for (const e of await this.visibility.visible(caller, events, (x) => x.objectId)) if (!closed) subscriber.next(this.message(e));
+      };
       const start = async () => {
         const from = since === undefined ? undefined : await this.position(since);
         if (closed) return;
         subscription = this.tail.subscribe(from, {
           next: (events) => {
-            for (const e of events) subscriber.next(this.message(e));
+            sent = sent.then(() => send(events)).catch((e: unknown) => subscriber.error(e));
           },
           error: (e) => subscriber.error(e),
-          complete: () => subscriber.complete(),
+          complete: () => void sent.then(() => subscriber.complete()),
         });
       };
       start().catch((e: unknown) => subscriber.error(e));

@@ -13,25 +13,28 @@ import {
   type ListEventsResponseDto,
   type StreamEventsRequestDto,
 } from './events.dto.js';
+import { CurrentCaller, RequireAccess } from './access-rule.decorator.js';
+import type { Caller } from '../../../libs/audit/src/index.js';
 
 @ApiTags('events')
 @ApiBadRequestResponse({ standardSchema: errorSchema })
 @Controller('v1/events')
+@RequireAccess('object-list')
 export class EventsController {
   constructor(@Inject(EventStreamService) private readonly events: EventStreamService) {}
 
   @Get()
   @ApiOperation({ summary: 'The raw event log from a position (late commits are never skipped)' })
   @ApiOkResponse({ standardSchema: listEventsResponseSchema })
-  list(@Query({ schema: listEventsRequestSchema }) q: ListEventsRequestDto): Promise<ListEventsResponseDto> {
-    return this.events.list(q.since, q.limit);
+  list(@Query({ schema: listEventsRequestSchema }) q: ListEventsRequestDto, @CurrentCaller() caller: Caller): Promise<ListEventsResponseDto> {
+    return this.events.list(q.since, q.limit, caller);
   }
 
   @Sse('stream')
   @ApiOperation({ summary: 'Server-sent events: one "event" message per stored event, id = its cursor' })
   @ApiProduces('text/event-stream')
   @ApiTooManyRequestsResponse({ standardSchema: errorSchema, description: '`too-many-streams`: STREAMS_MAX or STREAMS_MAX_PER_CALLER reached (Retry-After)' })
-  stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto, @Req() req: Request): Observable<MessageEvent> {
-    return this.events.stream(q.since, callerOf(req));
+  stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto, @Req() req: Request, @CurrentCaller() caller: Caller): Observable<MessageEvent> {
+    return this.events.stream(q.since, callerOf(req), caller);
   }
 }

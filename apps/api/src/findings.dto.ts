@@ -3,6 +3,7 @@ import { FINDING_TYPES, type FindingType } from '../../../libs/audit/src/index.j
 import { atParam, managerRefSchema, ownerSchema, pageOf, pageParams } from './common.dto.js';
 
 export const listFindingsRequestSchema = z.object({
+  cluster: z.string().min(1).optional().describe('Only objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)'),
   type: z
     .string()
     .optional()

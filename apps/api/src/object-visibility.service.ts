@@ -1,25 +1,99 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ACCESS_REVIEWER, objectAccess, type AccessReviewer, type Caller } from '../../../libs/audit/src/index.js';
+import { LRUCache } from 'lru-cache';
+import {
+  ACCESS_REVIEWER,
+  CLUSTER_WIDE_ACCESS,
+  objectAccess,
+  scopeAccess,
+  type AccessReviewer,
+  type AccessScope,
+  type Caller,
+  type ObjectAccessIdentity,
+} from '../../../libs/audit/src/index.js';
 import { OwnershipQueries } from '../../../libs/store/src/index.js';
 
-/** Keeps the objects of a list the caller may `get` (every distinct cluster/resource/namespace/name asked once, answers cached by the reviewer). */
+/** How many objects' access identities stay cached (an id's cluster, resource, namespace and name never change). */
+const IDENTITY_CACHE_SIZE = 100_000;
+
+/**
+ * What a caller may see, asked of the cluster's RBAC through the {@link AccessReviewer} (which caches
+ * every answer briefly): one object by id, the objects of a page, and the scopes that aggregates count.
+ * Holders of the cluster-wide grant (`list objects.ssa-audit.io`) see everything without further reviews.
+ */
 @Injectable()
 export class ObjectVisibility {
+  private readonly identities = new LRUCache<string, ObjectAccessIdentity>({ max: IDENTITY_CACHE_SIZE });
+
   constructor(
     @Inject(ACCESS_REVIEWER) private readonly reviewer: AccessReviewer | null,
     @Inject(OwnershipQueries) private readonly queries: OwnershipQueries,
   ) {}
 
-  async visible<T extends { readonly id: string }>(caller: Caller, items: readonly T[]): Promise<T[]> {
-    if (this.reviewer === null || items.length === 0) return [...items];
-    const reviewer = this.reviewer;
-    const identities = await this.queries.accessIdentities(items.map((i) => i.id));
+  /** `unknown` when no object has this id: the caller gets the same 404 either way. */
+  async object(caller: Caller, id: string): Promise<'visible' | 'hidden' | 'unknown'> {
+    if (this.reviewer === null) return 'visible';
+    const identity = (await this.identitiesOf([id])).get(id);
+    if (!identity) return 'unknown';
+    return (await this.sees(caller, identity)) ? 'visible' : 'hidden';
+  }
+
+  /** The items whose object (by `idOf`) the caller may `get`, in order. */
+  async visible<T>(caller: Caller, items: readonly T[], idOf: (item: T) => string): Promise<T[]> {
+    if (this.reviewer === null || items.length === 0 || (await this.seesAll(caller))) return [...items];
+    const identities = await this.identitiesOf(items.map(idOf));
     const allowed = await Promise.all(
-      items.map(async (i) => {
-        const identity = identities.get(i.id);
-        return identity !== undefined && (await reviewer.allowed(caller, identity.cluster, objectAccess(identity)));
+      items.map(async (item) => {
+        const identity = identities.get(idOf(item));
+        return identity !== undefined && (await this.sees(caller, identity));
       }),
     );
     return items.filter((_, k) => allowed[k]);
+  }
+
+  /** The scopes an aggregate may count for this caller; undefined: every object (no authorization, or the cluster-wide grant). */
+  async scopes(caller: Caller): Promise<AccessScope[] | undefined> {
+    const reviewer = this.reviewer;
+    if (reviewer === null || (await this.seesAll(caller))) return undefined;
+    const scopes = await this.queries.accessScopes();
+    const allowed = await Promise.all(scopes.map((s) => reviewer.allowed(caller, s.cluster, scopeAccess(s))));
+    return scopes.filter((_, k) => allowed[k]);
+  }
+
+  /**
+   * Whether the caller may `get` the object a manifest names, decided without looking whether it exists
+   * (so the answer reveals nothing): true when no object of its kind is tracked in that cluster. A
+   * namespaced kind without a namespace is in "default", as an apply would put it.
+   */
+  async mayGetNamed(caller: Caller, cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<boolean> {
+    if (this.reviewer === null) return true;
+    const served = await this.queries.resourceOf(cluster, group, kind);
+    if (served === undefined) return true;
+    const ns = served.namespaced ? (namespace ?? 'default') : '';
+    return this.reviewer.allowed(caller, cluster, objectAccess({ cluster, group, resource: served.resource, namespace: ns, name }));
+  }
+
+  private seesAll(caller: Caller): Promise<boolean> {
+    return this.reviewer!.allowed(caller, null, CLUSTER_WIDE_ACCESS);
+  }
+
+  /** Every object of its resource in its namespace, or this one by name. */
+  private async sees(caller: Caller, identity: ObjectAccessIdentity): Promise<boolean> {
+    const reviewer = this.reviewer!;
+    return (await reviewer.allowed(caller, identity.cluster, scopeAccess(identity))) || (await reviewer.allowed(caller, identity.cluster, objectAccess(identity)));
+  }
+
+  private async identitiesOf(ids: readonly string[]): Promise<Map<string, ObjectAccessIdentity>> {
+    const found = new Map<string, ObjectAccessIdentity>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const cached = this.identities.get(id);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
+    }
+    for (const [id, identity] of await this.queries.accessIdentities(missing)) {
+      this.identities.set(id, identity);
+      found.set(id, identity);
+    }
+    return found;
   }
 }

@@ -2,22 +2,22 @@ import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { errorSchema, objectIdParams, type ObjectIdParamsDto } from './common.dto.js';
 import {
-  atRequestSchema,
   explainResponseSchema,
   fieldHistoryResponseSchema,
   fieldRequestSchema,
   fieldResponseSchema,
   listObjectsRequestSchema,
   listObjectsResponseSchema,
+  ownershipRequestSchema,
   ownershipResponseSchema,
   transitionsRequestSchema,
   transitionsResponseSchema,
-  type AtRequestDto,
   type ExplainResponseDto,
   type FieldHistoryResponseDto,
   type FieldRequestDto,
   type FieldResponseDto,
   type ListObjectsRequestDto,
+  type OwnershipRequestDto,
   type ListObjectsResponseDto,
   type OwnershipResponseDto,
   type TransitionsRequestDto,
@@ -46,7 +46,7 @@ export class ObjectsController {
   @ApiOperation({ summary: "The object's field tree, each node with its owners" })
   @ApiOkResponse({ standardSchema: ownershipResponseSchema })
   @ApiNotFoundResponse({ standardSchema: errorSchema })
-  ownership(@Param({ schema: objectIdParams }) p: ObjectIdParamsDto, @Query({ schema: atRequestSchema }) q: AtRequestDto): Promise<OwnershipResponseDto> {
+  ownership(@Param({ schema: objectIdParams }) p: ObjectIdParamsDto, @Query({ schema: ownershipRequestSchema }) q: OwnershipRequestDto): Promise<OwnershipResponseDto> {
     return this.api.ownership(p.id, q);
   }
 

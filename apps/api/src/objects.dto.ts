@@ -30,8 +30,11 @@ export const objectItemSchema = z.object({
 export const listObjectsResponseSchema = pageOf(objectItemSchema);
 export type ListObjectsResponseDto = z.output<typeof listObjectsResponseSchema>;
 
-export const atRequestSchema = z.object({ at: atParam });
-export type AtRequestDto = z.output<typeof atRequestSchema>;
+export const ownershipRequestSchema = z.object({
+  at: atParam,
+  values: z.enum(['true', 'false']).default('false').transform((v) => v === 'true').describe("true: every leaf of the tree also carries its value ('value'; no key where the object has none)"),
+});
+export type OwnershipRequestDto = z.output<typeof ownershipRequestSchema>;
 
 export const fieldRequestSchema = z.object({ path: pathParam, at: atParam });
 export type FieldRequestDto = z.output<typeof fieldRequestSchema>;
@@ -46,6 +49,7 @@ interface OwnershipNodeShape {
   owned: boolean;
   owners: z.output<typeof ownerSchema>[];
   children: OwnershipNodeShape[];
+  value?: unknown;
 }
 export const ownershipNodeSchema: z.ZodType<OwnershipNodeShape> = z.object({
   segment: z.string(),
@@ -56,6 +60,7 @@ export const ownershipNodeSchema: z.ZodType<OwnershipNodeShape> = z.object({
   get children() {
     return z.array(ownershipNodeSchema);
   },
+  value: z.unknown().optional().describe('With ?values=true, a leaf\'s value in the object (absent where it has none)'),
 });
 export const ownershipResponseSchema = z.object({
   object: objectItemSchema,

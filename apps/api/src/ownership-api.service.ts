@@ -11,9 +11,9 @@ import {
   type OwnershipNode,
 } from '../../../libs/audit/src/index.js';
 import { OwnershipQueries } from '../../../libs/store/src/index.js';
-import type { Caller } from '../../../libs/audit/src/index.js';
+import { AuthError, kubectlConflictStderr, type Caller } from '../../../libs/audit/src/index.js';
 import { ObjectVisibility } from './object-visibility.service.js';
-import type { AtRequestDto, ExplainResponseDto, FieldHistoryResponseDto, FieldRequestDto, FieldResponseDto, ListObjectsRequestDto, ListObjectsResponseDto, OwnershipResponseDto, TransitionsRequestDto, TransitionsResponseDto } from './objects.dto.js';
+import type { ExplainResponseDto, FieldHistoryResponseDto, FieldRequestDto, FieldResponseDto, ListObjectsRequestDto, ListObjectsResponseDto, OwnershipRequestDto, OwnershipResponseDto, TransitionsRequestDto, TransitionsResponseDto } from './objects.dto.js';
 import type { ListManagersRequestDto, ListManagersResponseDto, ManagerFieldsRequestDto, ManagerFieldsResponseDto } from './managers.dto.js';
 import type { ListFindingsRequestDto, ListFindingsResponseDto } from './findings.dto.js';
 import type { SimulateApplyRequestDto, SimulateApplyResponseDto } from './simulate.dto.js';
@@ -42,7 +42,8 @@ function objectItem(s: OwnershipSnapshot) {
 }
 
 function node(n: OwnershipNode): OwnershipResponseDto['tree'] {
-  return { segment: n.segment, path: n.path, fieldsV1Path: n.fieldsV1Path, owned: n.owned, owners: n.owners.map(owner), children: n.children.map(node) };
+  const shaped = { segment: n.segment, path: n.path, fieldsV1Path: n.fieldsV1Path, owned: n.owned, owners: n.owners.map(owner), children: n.children.map(node) };
+  return 'value' in n ? { ...shaped, value: n.value } : shaped;
 }
 
 function transition(t: FieldTransition) {
@@ -64,11 +65,11 @@ export class OwnershipApiService {
   async listObjects(q: ListObjectsRequestDto, caller: Caller): Promise<ListObjectsResponseDto> {
     const { at, cursor, limit, ...filter } = q;
     const page = await this.queries.listObjects(filter, asOf(at), cursor, limit);
-    return { items: await this.visibility.visible(caller, page.items), nextCursor: page.nextCursor };
+    return { items: await this.visibility.visible(caller, page.items, (o) => o.id), nextCursor: page.nextCursor };
   }
 
-  async ownership(id: string, q: AtRequestDto): Promise<OwnershipResponseDto> {
-    const { state, tree } = await this.queries.ownership(id, asOf(q.at));
+  async ownership(id: string, q: OwnershipRequestDto): Promise<OwnershipResponseDto> {
+    const { state, tree } = await this.queries.ownership(id, asOf(q.at), q.values);
     return { object: objectItem(state), asOf: { seq: state.lastSeq, at: state.lastAt }, tree: node(tree) };
   }
 
@@ -118,14 +119,14 @@ export class OwnershipApiService {
     };
   }
 
-  async managers(q: ListManagersRequestDto): Promise<ListManagersResponseDto> {
-    const page = await this.queries.managers(asOf(q.at), q.cursor, q.limit);
+  async managers(q: ListManagersRequestDto, caller: Caller): Promise<ListManagersResponseDto> {
+    const page = await this.queries.managers(asOf(q.at), q.cursor, q.limit, await this.visibility.scopes(caller));
     return { items: page.items.map((m) => ({ ...m, identities: [...m.identities] })), nextCursor: page.nextCursor };
   }
 
-  async managerFields(name: string, q: ManagerFieldsRequestDto): Promise<ManagerFieldsResponseDto> {
+  async managerFields(name: string, q: ManagerFieldsRequestDto, caller: Caller): Promise<ManagerFieldsResponseDto> {
     const { at, cursor, limit, ...filter } = q;
-    const page = await this.queries.managerFields(name, filter, asOf(at), cursor, limit);
+    const page = await this.queries.managerFields(name, filter, asOf(at), cursor, limit, await this.visibility.scopes(caller));
     return {
       items: page.items.map((o) => ({
         object: { id: o.objectId, cluster: o.cluster, uid: o.uid, group: o.group, version: o.version, kind: o.kind, namespace: o.namespace, name: o.name },
@@ -138,8 +139,8 @@ export class OwnershipApiService {
     };
   }
 
-  async findings(q: ListFindingsRequestDto): Promise<ListFindingsResponseDto> {
-    const page = await this.queries.findings(q.type, asOf(q.since), asOf(q.at), q.cursor, q.limit);
+  async findings(q: ListFindingsRequestDto, caller: Caller): Promise<ListFindingsResponseDto> {
+    const page = await this.queries.findings({ types: q.type, since: asOf(q.since), at: asOf(q.at), cluster: q.cluster }, q.cursor, q.limit, await this.visibility.scopes(caller));
     return {
       items: page.items.map((f) => ({
         type: f.type, objectId: f.objectId, cluster: f.cluster, group: f.group, version: f.version, kind: f.kind,
@@ -150,23 +151,32 @@ export class OwnershipApiService {
     };
   }
 
-  async simulateApply(body: SimulateApplyRequestDto): Promise<SimulateApplyResponseDto> {
+  /** Needs `get` on the object the manifest names (403 otherwise, whether it exists or not). */
+  async simulateApply(body: SimulateApplyRequestDto, caller: Caller): Promise<SimulateApplyResponseDto> {
     const manifest = typeof body.manifest === 'string' ? parseManifest(body.manifest) : body.manifest;
     const apiVersion = typeof manifest['apiVersion'] === 'string' ? manifest['apiVersion'] : '';
     const metadata = (manifest['metadata'] ?? {}) as { name?: unknown; namespace?: unknown };
     if (typeof metadata.name !== 'string' || metadata.name === '') throw new AuditError('invalid-manifest', 'the manifest needs metadata.name', 'manifest');
     const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
     const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : null;
-    const live = typeof manifest['kind'] === 'string' ? await this.queries.liveObject(body.cluster, group, manifest['kind'], namespace, metadata.name) : undefined;
+    const kind = manifest['kind'];
+    if (typeof kind === 'string') await this.mustMayGet(caller, body.cluster, group, kind, namespace, metadata.name);
+    const live = typeof kind === 'string' ? await this.queries.liveObject(body.cluster, group, kind, namespace, metadata.name) : undefined;
     const r = simulateApply({ live: live?.object, config: manifest, manager: body.manager, force: body.force, cluster: body.cluster });
     return {
       objectId: live?.objectId ?? null,
       conflicts: r.conflicts.map((c) => ({ manager: c.manager, path: c.path, operation: c.operation, subresource: c.subresource, apiVersion: c.apiVersion })),
       message: r.message,
+      kubectlStderr: r.message === null ? null : kubectlConflictStderr([r.message]),
       pruned: [...r.pruned],
       kept: r.kept.map((k) => ({ path: k.path, owners: [...k.owners] })),
       result: r.result as SimulateApplyResponseDto['result'],
     };
+  }
+
+  private async mustMayGet(caller: Caller, cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<void> {
+    if (await this.visibility.mayGetNamed(caller, cluster, group, kind, namespace, name)) return;
+    throw new AuthError('forbidden', `${caller.username} may not get ${kind} "${name}"${namespace === null ? '' : ` in ${namespace}`} in cluster ${cluster}: simulating an apply needs what reading the object needs`);
   }
 }
 

@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../../../libs/store/src/index.js';
 import { QUEUE_DRIVER, type QueueDriver } from '../../../libs/queue/src/index.js';
+import { METRICS, type ClusterHealth, type Metrics } from '../../../libs/common/src/index.js';
 
 export interface ReadinessReport {
   readonly status: 'ok' | 'unavailable';
   readonly checks: Record<'database' | 'queue' | 'lanes', { status: 'ok' | 'down'; kind: string; error?: string }>;
+  /**
+   * Each cluster this process watches (empty without the watcher role). Detail only: a cluster behind
+   * does not make the api unready, since the other clusters' answers are current.
+   */
+  readonly clusters: Record<string, Omit<ClusterHealth, 'cluster'>>;
 }
 
 const TIMEOUT_MS = 2000;
@@ -18,6 +24,7 @@ export class ReadinessService {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(QUEUE_DRIVER) private readonly queue: QueueDriver,
+    @Inject(METRICS) private readonly metrics: Metrics,
   ) {}
 
   async check(): Promise<ReadinessReport> {
@@ -39,6 +46,7 @@ export class ReadinessService {
       }),
     ]);
     const ok = database.status === 'ok' && queue.status === 'ok' && lanes.status === 'ok';
-    return { status: ok ? 'ok' : 'unavailable', checks: { database, queue, lanes } };
+    const clusters = Object.fromEntries(this.metrics.clusters.report().map(({ cluster, ...health }) => [cluster, health]));
+    return { status: ok ? 'ok' : 'unavailable', checks: { database, queue, lanes }, clusters };
   }
 }

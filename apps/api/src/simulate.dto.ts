@@ -15,6 +15,7 @@ export const simulateApplyResponseSchema = z.object({
   objectId: z.string().nullable().describe('The tracked object applied to; null when the apply would create it'),
   conflicts: z.array(z.object({ manager: z.string(), path: z.string(), operation: z.enum(['Apply', 'Update']), subresource: z.string().nullable(), apiVersion: z.string().nullable() })),
   message: z.string().nullable().describe("Exactly what kubectl would print for the conflicts (null when there are none)"),
+  kubectlStderr: z.string().nullable().describe('What `kubectl apply --server-side` writes to stderr for the conflicts, byte for byte: the message after "error: ", then kubectl\'s advice (null when there are none)'),
   pruned: z.array(z.string()),
   kept: z.array(z.object({ path: z.string(), owners: z.array(managerRefSchema) })).describe('Fields the manager releases that survive because others own them'),
   result: z.object({ object: z.record(z.string(), z.unknown()), managedFields: z.array(z.record(z.string(), z.unknown())) }).nullable(),

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../libs/config/src/index.js';
-import { sha256Hex, type Metrics, type Observation } from '../../../libs/common/src/index.js';
+import { sha256Hex, type ClusterHealth, type Metrics, type Observation } from '../../../libs/common/src/index.js';
 import {
   LeaseElector,
   ResourceWatch,
+  decideClusterHealth,
   discoverResources,
   downloadOpenApi,
   matchesPattern,
@@ -71,6 +72,8 @@ export class ClusterWatcher {
   private restarting: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly log: Logger;
+  /** Reading the identity or positions, or discovery, failing without a success since. */
+  private sessionFailure: { since: number; error: string } | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -101,6 +104,14 @@ export class ClusterWatcher {
   get isReady(): boolean {
     if (!this.leading) return this.elector !== undefined;
     return this.discovered && [...this.watches.values()].every((w) => w.isSynced);
+  }
+
+  /** How the watching stands (behind: a list/watch failing past the grace), decided in libs/kube. */
+  health(now = Date.now()): ClusterHealth {
+    const failures = [...this.watches.values()].flatMap((w) => (w.failure ? [{ resource: w.key, ...w.failure }] : []));
+    // Before the first discovery only the session's own requests tell; after it, the watches do.
+    if (this.sessionFailure && !this.discovered) failures.push({ resource: 'discovery', ...this.sessionFailure });
+    return decideClusterHealth(this.cluster, { leading: this.leading || this.elector === undefined, synced: this.isReady, failures }, now);
   }
 
   /** Keys (`resource.group`) of the resources being watched. */
@@ -216,6 +227,7 @@ export class ClusterWatcher {
           break;
         }
         await this.reconcile(resources, positions, sink);
+        this.sessionFailure = undefined;
         this.discovered = true;
         this.reportSynced();
         if (schemasDue) {
@@ -227,6 +239,7 @@ export class ClusterWatcher {
         }
       } catch (e) {
         if (signal.aborted) break;
+        this.failed(e);
         this.log.warn({ err: e }, 'discovery failed');
       }
       if (await this.waitForRediscovery(signal)) schemasDue = true;
@@ -323,12 +336,19 @@ export class ClusterWatcher {
     this.log.info({ resources: this.watches.size, seconds }, 'every resource listed: watching');
   }
 
+  private failed(e: unknown): void {
+    this.sessionFailure = { since: this.sessionFailure?.since ?? Date.now(), error: e instanceof Error ? e.message : String(e) };
+  }
+
   private async retry<T>(f: () => Promise<T>, signal: AbortSignal, what: string): Promise<T> {
     for (let delay = 200; ; delay = Math.min(delay * 2, 10_000)) {
       try {
-        return await f();
+        const v = await f();
+        this.sessionFailure = undefined;
+        return v;
       } catch (e) {
         if (signal.aborted) throw e;
+        this.failed(e);
         this.log.warn({ err: e }, `${what} failed: retrying`);
         await sleep(delay, signal);
       }

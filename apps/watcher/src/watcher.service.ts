@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
-import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
+import { LOGGER, METRICS, type ClusterHealth, type Metrics } from '../../../libs/common/src/index.js';
 import { KubeError, clusterIdentity, loadClusters, type KubeClient } from '../../../libs/kube/src/index.js';
 import { IngestProducer, QUEUE_DRIVER, SchemaProducer, type QueueDriver } from '../../../libs/queue/src/index.js';
 import { LiveObjectsRepository, WatchPositionRepository } from '../../../libs/store/src/index.js';
@@ -12,7 +12,7 @@ import { ClusterWatcher } from './cluster-watcher.js';
 /** Readiness of the watcher role, per cluster. */
 export interface WatcherStatus {
   readonly ready: boolean;
-  readonly clusters: readonly { cluster: string; leader: boolean; ready: boolean; resources: number }[];
+  readonly clusters: readonly { cluster: string; leader: boolean; ready: boolean; resources: number; health: ClusterHealth }[];
 }
 
 /**
@@ -26,6 +26,7 @@ export interface WatcherStatus {
 export class WatcherService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private watchers: ClusterWatcher[] = [];
   private server: Server | undefined;
+  private unregister: (() => void)[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,7 +50,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
   }
 
   status(): WatcherStatus {
-    const clusters = this.watchers.map((w) => ({ cluster: w.cluster, leader: w.isLeader, ready: w.isReady, resources: w.watchedResources.length }));
+    const clusters = this.watchers.map((w) => ({ cluster: w.cluster, leader: w.isLeader, ready: w.isReady, resources: w.watchedResources.length, health: w.health() }));
     return { ready: clusters.every((c) => c.ready), clusters };
   }
 
@@ -75,6 +76,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
           log,
         ),
     );
+    this.unregister = this.watchers.map((w) => this.metrics.clusters.register(w.cluster, () => w.health()));
     await this.listen(log);
     for (const w of this.watchers) w.start();
     log.info({ clusters: this.watchers.map((w) => w.cluster), url: this.url, leaderElection: this.config.watcher.leaderElection.enabled }, 'watcher started');
@@ -83,6 +85,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
   // Before the queue closes (QueueModule closes it in its own beforeApplicationShutdown, registered earlier).
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.watchers.map((w) => w.stop()));
+    for (const u of this.unregister) u();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server?.closeAllConnections();
   }

@@ -10,12 +10,16 @@ export interface ResourceAccess {
   readonly name?: string;
 }
 
-/** A tracked object as access checks see it. */
-export interface ObjectAccessIdentity {
+/** Where tracked objects live, as RBAC grants them: a resource of a group in a namespace ('' cluster-scoped) of a cluster. */
+export interface AccessScope {
   readonly cluster: string;
   readonly group: string;
   readonly resource: string;
   readonly namespace: string;
+}
+
+/** A tracked object as access checks see it. */
+export interface ObjectAccessIdentity extends AccessScope {
   readonly name: string;
 }
 
@@ -35,6 +39,18 @@ export function objectAccess(o: ObjectAccessIdentity): ResourceAccess {
   return { verb: 'get', group: o.group, resource: o.resource, namespace: o.namespace, name: o.name };
 }
 
+/**
+ * Aggregates (managers, findings, the event log and stream) count an object when its caller may `get`
+ * every object of its resource in its namespace, as `kubectl get` without a name needs: a grant
+ * limited by `resourceNames` shows those objects through their id and `/v1/objects`, not in aggregates.
+ */
+export function scopeAccess(s: AccessScope): ResourceAccess {
+  return { verb: 'get', group: s.group, resource: s.resource, namespace: s.namespace };
+}
+
+/** The same scope, by value (a map key). */
+export const scopeKey = (s: AccessScope): string => JSON.stringify([s.cluster, s.group, s.resource, s.namespace]);
+
 /** Requesting a replay: `create` on `replays.ssa-audit.io` (cluster-wide). */
 export const REPLAY_ACCESS: ResourceAccess = { verb: 'create', group: SERVICE_API_GROUP, resource: 'replays', namespace: '' };
 
@@ -42,7 +58,7 @@ export const REPLAY_ACCESS: ResourceAccess = { verb: 'create', group: SERVICE_AP
 export const REPLAY_READ_ACCESS: ResourceAccess = { verb: 'get', group: SERVICE_API_GROUP, resource: 'replays', namespace: '' };
 
 /**
- * Cluster-wide answers not yet filtered object by object (managers, findings, the event log and its
- * stream, simulate): `list` on `objects.ssa-audit.io`, cluster-wide, granted to whom may see them all.
+ * Seeing every object's answers without the object-by-object filter (dashboards, platform teams), and
+ * the dead letters (raw observations of any object): `list` on `objects.ssa-audit.io`, cluster-wide.
  */
 export const CLUSTER_WIDE_ACCESS: ResourceAccess = { verb: 'list', group: SERVICE_API_GROUP, resource: 'objects', namespace: '' };

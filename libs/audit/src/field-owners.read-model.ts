@@ -44,6 +44,8 @@ export interface OwnershipNode {
   readonly owned: boolean;
   readonly owners: readonly OwnerView[];
   readonly children: readonly OwnershipNode[];
+  /** Only in a tree built with the object's body: a leaf's value there (no key when the object has none). */
+  readonly value?: unknown;
 }
 
 interface MutableNode {
@@ -54,6 +56,7 @@ interface MutableNode {
   owners: OwnerView[];
   children: MutableNode[];
   index: Map<string, MutableNode>;
+  elements: PathElement[];
 }
 
 function segmentOf(pe: PathElement): string {
@@ -66,10 +69,11 @@ function view(o: OwnerView): OwnerView {
 
 /**
  * `GET /v1/objects/{id}/ownership`: the object's owned field tree (root `''`), every node with its
- * direct owners and since when; intermediate nodes nobody owns have `owned: false`.
+ * direct owners and since when; intermediate nodes nobody owns have `owned: false`. Given the
+ * object's body (`?values=true`), every leaf also carries its value there.
  */
-export function ownershipTree(state: Pick<OwnershipSnapshot, 'fields'>): OwnershipNode {
-  const root: MutableNode = { segment: '', path: '', fieldsV1Path: '', owned: false, owners: [], children: [], index: new Map() };
+export function ownershipTree(state: Pick<OwnershipSnapshot, 'fields'>, body?: unknown): OwnershipNode {
+  const root: MutableNode = { segment: '', path: '', fieldsV1Path: '', owned: false, owners: [], children: [], index: new Map(), elements: [] };
   for (const f of state.fields) {
     let node = root;
     const elements: PathElement[] = [];
@@ -85,6 +89,7 @@ export function ownershipTree(state: Pick<OwnershipSnapshot, 'fields'>): Ownersh
           owners: [],
           children: [],
           index: new Map(),
+          elements: [...elements],
         };
         node.index.set(seg, child);
         node.children.push(child);
@@ -94,14 +99,12 @@ export function ownershipTree(state: Pick<OwnershipSnapshot, 'fields'>): Ownersh
     node.owned = f.owners.length > 0;
     node.owners = f.owners.map(view);
   }
-  const freeze = (n: MutableNode): OwnershipNode => ({
-    segment: n.segment,
-    path: n.path,
-    fieldsV1Path: n.fieldsV1Path,
-    owned: n.owned,
-    owners: n.owners,
-    children: n.children.map(freeze),
-  });
+  const freeze = (n: MutableNode): OwnershipNode => {
+    const node = { segment: n.segment, path: n.path, fieldsV1Path: n.fieldsV1Path, owned: n.owned, owners: n.owners, children: n.children.map(freeze) };
+    if (body === undefined || n.children.length > 0) return node;
+    const value = valueAt(body, n.elements);
+    return value === undefined ? node : { ...node, value };
+  };
   return freeze(root);
 }
 

@@ -17,7 +17,10 @@ export {
   REPLAY_READ_ACCESS,
   SERVICE_API_GROUP,
   objectAccess,
+  scopeAccess,
+  scopeKey,
   type AccessReviewer,
+  type AccessScope,
   type ObjectAccessIdentity,
   type ResourceAccess,
 } from './access-review.port.js';
@@ -110,3 +113,4 @@ export {
   type SimulatedConflict,
   type SurvivingField,
 } from './simulate-apply.use-case.js';
+export { kubectlConflictStderr } from './kubectl-apply-output.js';

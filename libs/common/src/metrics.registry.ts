@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ClusterHealthBoard } from './cluster-health.js';
 
 /** Every Prometheus metric of the service, on a registry of its own (one per application instance). */
 export class Metrics {
@@ -164,6 +165,19 @@ export class Metrics {
     help: 'Resources being listed or watched',
     labelNames: ['cluster'] as const,
     registers: [this.registry],
+  });
+
+  /** Each watched cluster's health, published by the watcher (read by `/readyz` and the gauge below). */
+  readonly clusters = new ClusterHealthBoard();
+
+  readonly clusterBehind = new Gauge({
+    name: 'ssa_audit_cluster_behind',
+    help: "1 while a watched cluster's list/watch has been failing (unreachable, erroring) beyond a short grace: its answers are behind",
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const h of this.clusters.report()) this.clusterBehind.set({ cluster: h.cluster }, h.status === 'behind' ? 1 : 0);
+    },
   });
 
   constructor(options: { defaultMetrics?: boolean } = {}) {

@@ -1,4 +1,6 @@
-import { matchesPattern, resourceKey, selectResources, type ApiResource } from './discovery.js';
+import { discoverResources, matchesPattern, resourceKey, selectResources, type ApiResource } from './discovery.js';
+import type { KubeClient } from './kube-client.js';
+import { KubeError } from './kube.exception.js';
 
 const r = (group: string, resource: string): ApiResource => ({ group, version: 'v1', resource, kind: resource, namespaced: true });
 
@@ -20,5 +22,41 @@ describe('resource selection', () => {
     const defaults = ['events', 'events.events.k8s.io', 'leases.coordination.k8s.io', 'endpointslices.discovery.k8s.io', 'endpoints'];
     expect(selectResources(all, ['*'], defaults).map(resourceKey)).toEqual(['pods', 'widgets.example.com', 'deployments.apps']);
     expect(selectResources(all, ['*.example.com', 'pods'], []).map(resourceKey)).toEqual(['pods', 'widgets.example.com']);
+  });
+});
+
+describe('discoverResources', () => {
+  const list = (name: string) => ({ resources: [{ name, kind: name, namespaced: true, verbs: ['list', 'watch'] }] });
+  /** A client whose answers are given per path: a value, or an error thrown after `ms`. */
+  const client = (answers: Record<string, unknown>) =>
+    ({
+      json: (path: string) =>
+        new Promise((resolve, reject) => {
+          const a = answers[path];
+          if (a instanceof Error) setTimeout(() => reject(a), path === '/api/v1' ? 20 : 0);
+          else resolve(a);
+        }),
+    }) as unknown as KubeClient;
+  const network = (path: string) => new KubeError('NETWORK', `${path}: connect ECONNREFUSED`);
+
+  it('leaves out a group-version answering an error, keeps the rest', async () => {
+    const c = client({ '/api/v1': list('pods'), '/apis': { groups: [{ name: 'apps', preferredVersion: { version: 'v1' } }, { name: 'gone.example.com', versions: [{ version: 'v1' }] }] }, '/apis/apps/v1': list('deployments'), '/apis/gone.example.com/v1': new KubeError('HTTP', '404', 404) });
+    expect((await discoverResources(c)).map(resourceKey)).toEqual(['deployments.apps', 'pods']);
+  });
+
+  it('fails when the cluster does not answer (no resource is taken for gone), without an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // /apis fails first; /api/v1 fails later, after discovery has already thrown.
+      await expect(discoverResources(client({ '/api/v1': network('/api/v1'), '/apis': network('/apis') }))).rejects.toThrow('/apis: connect ECONNREFUSED');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+      const groupDown = client({ '/api/v1': list('pods'), '/apis': { groups: [{ name: 'apps', preferredVersion: { version: 'v1' } }] }, '/apis/apps/v1': network('/apis/apps/v1') });
+      await expect(discoverResources(groupDown)).rejects.toThrow('ECONNREFUSED');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { KubeClient } from './kube-client.js';
+import { KubeError } from './kube.exception.js';
 
 /** A resource the watcher can list and watch, in its group's preferred version. */
 export interface ApiResource {
@@ -29,19 +30,31 @@ export const groupVersionPath = (r: Pick<ApiResource, 'group' | 'version'>): str
  */
 export async function discoverResources(client: KubeClient, signal?: AbortSignal): Promise<ApiResource[]> {
   const opts = signal ? { signal } : {};
-  const lists: { group: string; version: string; list: Promise<ResourceList> }[] = [{ group: '', version: 'v1', list: client.json<ResourceList>('/api/v1', {}, opts) }];
+  // Every request starts at once and is awaited below; each is marked handled now, so one that
+  // fails after an earlier await threw (an unreachable cluster) is no unhandled rejection, which
+  // would end the whole process and with it the watching of every other cluster.
+  const request = (path: string): Promise<ResourceList> => {
+    const p = client.json<ResourceList>(path, {}, opts);
+    p.catch(() => undefined);
+    return p;
+  };
+  const lists: { group: string; version: string; list: Promise<ResourceList> }[] = [{ group: '', version: 'v1', list: request('/api/v1') }];
   const groups = await client.json<GroupList>('/apis', {}, opts);
   for (const g of groups.groups ?? []) {
     const version = g.preferredVersion?.version ?? g.versions?.[0]?.version;
-    if (version) lists.push({ group: g.name, version, list: client.json<ResourceList>(`/apis/${g.name}/${version}`, {}, opts) });
+    if (version) lists.push({ group: g.name, version, list: request(`/apis/${g.name}/${version}`) });
   }
   const out: ApiResource[] = [];
   for (const { group, version, list } of lists) {
     let rl: ResourceList;
     try {
       rl = await list;
-    } catch {
-      continue; // a group-version going away mid-discovery (CRD deleted) is not an error
+    } catch (e) {
+      // A group-version answering an error (a CRD deleted mid-discovery, an aggregated API down) is
+      // left out; no answer at all, or none for the core group, fails the discovery: otherwise the
+      // watches of what went missing would be stopped as if no longer served.
+      if (group === '' || !(e instanceof KubeError) || e.status === undefined) throw e;
+      continue;
     }
     for (const r of rl.resources ?? []) {
       if (r.name.includes('/')) continue;

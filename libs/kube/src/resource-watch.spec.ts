@@ -60,8 +60,9 @@ function sink() {
 
 const flat = (pushed: { obs: Observation[] }[]) => pushed.flatMap((p) => p.obs.map((o) => `${o.type} ${o.source} ${o.object.metadata.uid}@${o.object.metadata.resourceVersion}`));
 const opts = (known: KnownObject[] = [], extra = {}) => ({ pageSize: 2, stallTimeoutMs: 10_000, backoffInitialMs: 1, backoffMaxMs: 5, liveObjects: async () => known, ...extra });
+/** Polls `f` every 5 ms until it holds, for up to 10 s (a loaded machine runs the watch's retry timers late). */
 const until = async (f: () => boolean) => {
-  for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 2000 && !f(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(f()).toBe(true);
 };
 const silent = pino({ level: 'silent' });
@@ -102,7 +103,7 @@ describe('ResourceWatch', () => {
     await w.stop();
     expect(calls.slice(0, 3)).toEqual(['watch 20', 'list', 'watch 50']);
     expect(settled()).toBe(1);
-    expect(flat(pushed)).toEqual(['MODIFIED gap-fill a@40', 'ADDED gap-fill new@45', 'DELETED gap-fill gone@50']);
+    expect(flat(pushed)).toEqual(['MODIFIED gap-fill a@40', 'ADDED gap-fill new@45', 'DELETED gap-fill gone@deleted-before-50']);
   });
 
   it('skips objects of rejected namespaces and objects without uid, but keeps moving', async () => {
@@ -169,7 +170,7 @@ describe('ResourceWatch', () => {
       expect(probes[0]).toBe('900');
       expect(relists).toEqual(['too-large 1 1']);
       expect(settled()).toBe(1);
-      expect(flat(pushed)).toEqual(['ADDED gap-fill new@11', 'DELETED gap-fill old@12']);
+      expect(flat(pushed)).toEqual(['ADDED gap-fill new@11', 'DELETED gap-fill old@deleted-before-12']);
     });
 
     it('checks a position again before resuming after a watch ends, not right after a list', async () => {
@@ -191,5 +192,35 @@ describe('ResourceWatch', () => {
       expect(kubeErrorFromStatus(504, { reason: 'Timeout', message: 'Timeout: request did not complete', code: 504 }, 'w').code).toBe('HTTP');
       expect(kubeErrorFromStatus(410, { reason: 'Expired', code: 410 }, 'w').code).toBe('GONE');
     });
+  });
+
+  it('reports the failure it is stuck in (since the first error, the latest message) until the server answers again', async () => {
+    let failures = 3;
+    const { client } = fakeClient({
+      lists: [() => ({ metadata: { resourceVersion: '10' }, items: [] })],
+      watches: [async () => Promise.reject(new KubeError('NETWORK', 'connect ECONNREFUSED'))],
+      probes: [
+        () => {
+          throw new KubeError('NETWORK', 'connect ECONNREFUSED (1)');
+        },
+        () => {
+          failures--;
+          throw new KubeError('NETWORK', 'connect ECONNREFUSED (2)');
+        },
+      ],
+    });
+    const w = new ResourceWatch(client, resource, sink().s, opts(), silent);
+    expect(w.failure).toBeUndefined();
+    const started = Date.now();
+    w.start();
+    await until(() => w.failure !== undefined);
+    const first = w.failure!.since;
+    expect(first).toBeGreaterThanOrEqual(started);
+    await until(() => w.failure?.error === 'connect ECONNREFUSED (2)');
+    expect(w.failure!.since).toBe(first);
+    // The next position check answers: no failure any more.
+    await until(() => w.failure === undefined);
+    expect(failures).toBe(2);
+    await w.stop();
   });
 });

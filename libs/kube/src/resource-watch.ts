@@ -51,6 +51,15 @@ export interface ResourceWatchOptions {
   readonly namespaceFilter?: (namespace: string) => boolean;
 }
 
+/**
+ * The resourceVersion of a deletion nobody saw, found by a list at `listRv`. Rule: never one the
+ * object could have had. Appends are idempotent on (cluster, uid, resourceVersion), and after a
+ * cluster was replaced behind its name (resourceVersions restarting low) the new list's version can
+ * equal one of the old object's own: the deletion would be taken for a redelivery and dropped, the
+ * object left live. Deterministic, so a redelivered job still deduplicates.
+ */
+export const deletedBefore = (listRv: string): string => `deleted-before-${listRv}`;
+
 interface ListPage {
   readonly metadata?: { resourceVersion?: string; continue?: string };
   readonly items?: readonly unknown[];
@@ -74,6 +83,8 @@ export class ResourceWatch {
   /** The position was not just listed: ask the server whether it has reached it before watching from it. */
   private unverified: boolean;
   private synced = false;
+  /** Since when list/watch has failed without a success in between (cleared by any answer of the server). */
+  private failingSince: { at: number; error: string } | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -95,6 +106,11 @@ export class ResourceWatch {
   /** True once the initial list is handed over (or the resumed watch is open). */
   get isSynced(): boolean {
     return this.synced;
+  }
+
+  /** The failure the list/watch is stuck in (since when, the latest error), undefined while it works. */
+  get failure(): { since: number; error: string } | undefined {
+    return this.failingSince && { since: this.failingSince.at, error: this.failingSince.error };
   }
 
   start(): void {
@@ -144,6 +160,7 @@ export class ResourceWatch {
         // Forbidden or not found (RBAC, a CRD going away): retried, but it must not hold readiness back forever.
         if (e instanceof KubeError && (e.status === 403 || e.status === 404)) this.markSynced();
         const reason: RestartReason = e instanceof KubeError && e.code === 'STALLED' ? 'stalled' : 'error';
+        this.failingSince = { at: this.failingSince?.at ?? Date.now(), error: (e as Error).message ?? String(e) };
         // The watch ended without a relist: the next one resumes from a position to check first.
         this.unverified = true;
         this.listener.onRestart?.(this.resource, reason, e);
@@ -201,12 +218,13 @@ export class ResourceWatch {
     const now = new Date();
     for (const k of known.values()) {
       if (seen.has(k.uid)) continue;
-      const object = { metadata: { uid: k.uid, name: k.name, resourceVersion: listRv, ...(k.namespace ? { namespace: k.namespace } : {}) } };
+      const object = { metadata: { uid: k.uid, name: k.name, resourceVersion: deletedBefore(listRv), ...(k.namespace ? { namespace: k.namespace } : {}) } };
       gone.push(toObservation(this.client.cluster, this.resource, 'DELETED', 'gap-fill', object, now));
     }
     await this.sink.push(this.resource, gone, listRv);
     this.position = listRv;
     this.unverified = false;
+    this.failingSince = undefined;
     this.listener.onRelist?.(this.resource, reason, (Date.now() - started) / 1000, count, gone.length);
     this.logger.info({ resource: this.key, reason, objects: count, deleted: gone.length, resourceVersion: listRv, ms: Date.now() - started }, 'listed');
   }
@@ -222,6 +240,7 @@ export class ResourceWatch {
   private async verifyPosition(): Promise<void> {
     await this.client.json(this.path(), { limit: 1, resourceVersion: this.position, resourceVersionMatch: 'NotOlderThan' }, { signal: this.abort.signal });
     this.unverified = false;
+    this.failingSince = undefined;
   }
 
   /** One watch connection from the current position; resolves when the server ends it. */
@@ -243,6 +262,7 @@ export class ResourceWatch {
         async (raw) => {
           arm();
           this.markSynced();
+          this.failingSince = undefined;
           await this.onLine(raw as WatchLine);
         },
         signal,

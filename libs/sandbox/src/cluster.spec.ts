@@ -129,3 +129,77 @@ describe('defaulting after apply sees the Go zero values of the engine encoding'
     expect(JSON.stringify(o.metadata.managedFields)).not.toContain('updateStrategy');
   });
 });
+
+describe('Secrets: stringData is folded into data as the apiserver converts to its internal version', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const setup = () => {
+    const cl = new Cluster({ now: clock });
+    const rt = cl.resourceFor('', 'v1', 'secrets')!;
+    return { cl, rt, ref: { resource: rt, namespace: 'default', name: 's' } };
+  };
+  const entry = (o: any, manager: string) => o.metadata.managedFields.find((e: any) => e.manager === manager);
+
+  it('create: stored and returned without stringData; the Update entry owns the data keys (the field manager sees the internal object)', () => {
+    const { cl, rt, ref } = setup();
+    const events: unknown[] = [];
+    cl.watch(rt, 'default', undefined, (e) => events.push(e.object));
+    const body = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: b64('old'), b: b64('b') }, stringData: { a: 'new', c: 'c' } };
+    const out = cl.create(rt, 'default', body, { fieldManager: 'creator' }) as any;
+    expect(out.stringData).toBeUndefined();
+    expect(out.data).toEqual({ a: b64('new'), b: b64('b'), c: b64('c') });
+    expect(entry(out, 'creator').fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:a': {}, 'f:b': {}, 'f:c': {} }, 'f:type': {} });
+    expect(cl.get(ref)).toEqual(out);
+    expect(events).toEqual([out]);
+  });
+
+  it('PUT and strategic/merge patches with stringData: the writer owns the data keys it changed', () => {
+    const { cl, rt, ref } = setup();
+    cl.create(rt, 'default', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: b64('1') } }, { fieldManager: 'creator' });
+    const put = cl.update(ref, '', { ...cl.get(ref), stringData: { a: '2', b: 'b' } }, { fieldManager: 'replacer' }) as any;
+    expect(put.stringData).toBeUndefined();
+    expect(put.data).toEqual({ a: b64('2'), b: b64('b') });
+    expect(entry(put, 'replacer').fieldsV1).toEqual({ 'f:data': { 'f:a': {}, 'f:b': {} } });
+    // The creator keeps the data map itself (FieldsV1 writes a childless member as {}).
+    expect(entry(put, 'creator').fieldsV1).toEqual({ 'f:data': {}, 'f:type': {} });
+    const smp = cl.patch(ref, '', 'strategic', '{"stringData":{"c":"c"}}', { fieldManager: 'patcher' }) as any;
+    expect(smp.data).toEqual({ a: b64('2'), b: b64('b'), c: b64('c') });
+    expect(smp.stringData).toBeUndefined();
+    expect(entry(smp, 'patcher').fieldsV1).toEqual({ 'f:data': { 'f:c': {} } });
+    // Same value again: nothing changed, so nothing is owned and nothing is written.
+    const same = cl.patch(ref, '', 'merge', '{"stringData":{"c":"c"}}', { fieldManager: 'other' }) as any;
+    expect(same.metadata.resourceVersion).toBe(smp.metadata.resourceVersion);
+    expect(entry(same, 'other')).toBeUndefined();
+  });
+
+  it('apply: the Apply entry owns f:stringData (the config is typed before conversion); data keys are owned by nobody', () => {
+    const { cl, ref } = setup();
+    const cfg = 'apiVersion: v1\nkind: Secret\nstringData: {user: admin}\ntype: Opaque\n';
+    const out = cl.patch(ref, '', 'apply', cfg, { fieldManager: 'applier' }) as any;
+    expect(out.stringData).toBeUndefined();
+    expect(out.data).toEqual({ user: b64('admin') });
+    expect(out.metadata.managedFields).toEqual([
+      { manager: 'applier', operation: 'Apply', apiVersion: 'v1', time: '2026-01-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:stringData': { 'f:user': {} }, 'f:type': {} } },
+    ]);
+    // Re-applying the same config changes nothing: same resourceVersion (old timestamps kept).
+    const again = cl.patch(ref, '', 'apply', cfg, { fieldManager: 'applier' }) as any;
+    expect(again.metadata.resourceVersion).toBe(out.metadata.resourceVersion);
+    // Dropping the key from the config drops its ownership, not the data key (kubernetes#108008).
+    const dropped = cl.patch(ref, '', 'apply', 'apiVersion: v1\nkind: Secret\nstringData: {pw: x}\ntype: Opaque\n', { fieldManager: 'applier' }) as any;
+    expect(dropped.data).toEqual({ user: b64('admin'), pw: b64('x') });
+    expect(entry(dropped, 'applier').fieldsV1).toEqual({ 'f:stringData': { 'f:pw': {} }, 'f:type': {} });
+  });
+
+  it('apply: a second applier of the same stringData key conflicts, even with the same value (the key is always added)', () => {
+    const { cl, ref } = setup();
+    const cfg = 'apiVersion: v1\nkind: Secret\nstringData: {user: admin}\n';
+    cl.patch(ref, '', 'apply', cfg, { fieldManager: 'alice' });
+    expect(() => cl.patch(ref, '', 'apply', cfg, { fieldManager: 'bob' })).toThrow('conflict with "alice": .stringData.user');
+  });
+
+  it('dryRun answers with the folded object', () => {
+    const { cl, rt } = setup();
+    const out = cl.create(rt, 'default', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { a: 'a' } }, { fieldManager: 'm', dryRun: true }) as any;
+    expect(out).toMatchObject({ data: { a: b64('a') }, type: 'Opaque' });
+    expect(out.stringData).toBeUndefined();
+  });
+});

@@ -22,6 +22,7 @@ import { builtinResourceTypes, resourceKey, type ResourceType } from './resource
 import { applyPatch } from './patch/apply-patch.js';
 import { scaleOf } from './scale.js';
 import { applyDefaults } from './defaults.js';
+import { throughInternalVersion } from './conversion.js';
 import { prepareForCreate, prepareForUpdate } from './strategy.js';
 import { crdResourceTypes, type CrdSchemaConverter, defaultCrdSchemaConverter, pruneUnknownFields } from './crd.js';
 import { validateObjectMeta } from './validation.js';
@@ -196,6 +197,8 @@ export class Cluster {
     checkFieldManager(opts.fieldManager, false, opts.force);
     const obj = this.decodeBody(rt, body);
     this.checkUnknownFields(rt, obj, opts);
+    // Decoded to the internal version before the field manager runs (Secret stringData → data).
+    throughInternalVersion(rt, obj);
     const md = { ...metaOf(obj) };
     if (rt.namespaced) {
       if (md['namespace'] !== undefined && md['namespace'] !== '' && md['namespace'] !== namespace)
@@ -336,6 +339,9 @@ export class Cluster {
     const applied = this.engine(() => fm.apply(live, config as KubeObject, manager, opts.force ?? false), true);
     const md = { ...metaOf(applied), name: ref.name, ...(rt.namespaced ? { namespace: ref.namespace } : {}) };
     const obj: Obj = { ...applied, metadata: md };
+    // The apply config was typed at the versioned type, so the Apply entry owns what it wrote (a
+    // Secret's stringData keys); only then is the result converted to the internal version.
+    throughInternalVersion(rt, obj);
     // Defaults filled after the apply are owned by nobody (05 §2).
     applyDefaults(rt, obj);
     let out = obj as KubeObject;
@@ -364,6 +370,7 @@ export class Cluster {
     if (obj['apiVersion'] !== rt.apiVersion || obj['kind'] !== rt.kind)
       throw badRequest(`the API version in the data (${String(obj['apiVersion'])}) does not match the expected API version (${rt.apiVersion})`);
     this.checkUnknownFields(rt, obj, opts);
+    throughInternalVersion(rt, obj);
     let reset = this.resetFromLive(rt, subresource, live, obj as KubeObject);
     reset = this.carrySystemMeta(rt, live, reset);
     applyDefaults(rt, reset);

@@ -23,6 +23,8 @@ export interface SandboxOptions extends ClusterOptions {
   readonly log?: (line: RequestLogLine) => void;
   /** How long a read waits for a resourceVersion not reached yet before a 504 Too large resource version (default 3000, the apiserver's). */
   readonly freshnessWaitMs?: number;
+  /** Serve this cluster instead of a new one: a closed sandbox's, to restart it with its state (objects, resourceVersions, identity). */
+  readonly cluster?: Cluster;
 }
 
 export interface Sandbox {
@@ -64,7 +66,7 @@ export function sandboxKubeconfig(url: string, opts: { namespace?: string; caCer
 
 /** Starts a sandbox API server in this process. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  let cluster = new Cluster(opts);
+  let cluster = opts.cluster ?? new Cluster(opts);
   const host = opts.host ?? '127.0.0.1';
   let address = '';
   const handler = new HttpHandler(cluster, {

@@ -20,6 +20,6 @@ export { ObservedEventLoader } from './events/observed-event.loader.js';
 export { PostgresOwnershipProjectionStore, ownershipCheckpoint } from './projections/ownership-projection.store.js';
 export { ProjectionGenerationsRepository } from './projections/projection-generations.repository.js';
 export { OwnershipProjector, type CatchUpOptions, type CatchUpResult, type ReplayProgress, type ReplayScope } from './projections/ownership-projector.js';
-export { OwnershipQueries, type ManagerListItem } from './projections/ownership-queries.js';
+export { OwnershipQueries, objectNotFound, type FindingsFilter, type ManagerListItem } from './projections/ownership-queries.js';
 export { StoreQueryError, type StoreQueryErrorCode } from './projections/store-query.error.js';
 export { encodeCursor, decodeCursor, type Page } from './projections/cursor.util.js';

@@ -10,3 +10,5 @@ export { storedHistory, type StoredStep } from './stored-history.js';
 export { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';
 export { startTempPostgres, type TempPostgres, type TempPostgresOptions } from './temp-postgres.js';
 export { startTempRedis, type TempRedis } from './temp-redis.js';
+export { startBuiltService, type BuiltService } from './built-service.js';
+export { runProcess, type ProcessResult } from './run-process.js';

@@ -1,16 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess, type ProcessResult } from './run-process.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/src/index.js';
 
 /** Test helper: the real kubectl against an in-process sandbox. Imported by tests only. */
 
-export interface KubectlResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type KubectlResult = ProcessResult;
 
 /** The kubectl binary the tests run (`KUBECTL` overrides the one on PATH). */
 export const KUBECTL = process.env['KUBECTL'] ?? 'kubectl';
@@ -66,17 +63,9 @@ export class KubectlSandbox {
 
   /** Runs kubectl with this sandbox's kubeconfig; `input` goes to stdin (`-f -`). */
   kubectl(args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<KubectlResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(KUBECTL, ['--kubeconfig', this.kubeconfig, '--cache-dir', join(this.dir, 'cache'), ...args], {
-        env: { ...process.env, ...opts.env, KUBECONFIG: this.kubeconfig },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(opts.input ?? '');
+    return runProcess(KUBECTL, ['--kubeconfig', this.kubeconfig, '--cache-dir', join(this.dir, 'cache'), ...args], {
+      input: opts.input ?? '',
+      env: { ...process.env, ...opts.env, KUBECONFIG: this.kubeconfig },
     });
   }
 

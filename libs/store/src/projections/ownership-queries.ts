@@ -28,6 +28,7 @@ import {
   type ManagerFieldsFilter,
   type ManagerObjectFields,
   type ManagerSummary,
+  type AccessScope,
   type ObjectAccessIdentity,
   type ObjectFilter,
   type ObjectListItem,
@@ -45,9 +46,18 @@ import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
+import { inScopes } from './access-scope.sql.js';
 
 const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
   FROM field_transitions t`;
+
+/** What `GET /v1/findings` narrows by: types, a start, a moment, one cluster. */
+export interface FindingsFilter {
+  readonly types?: readonly FindingType[] | undefined;
+  readonly since?: AsOf | undefined;
+  readonly at?: AsOf | undefined;
+  readonly cluster?: string | undefined;
+}
 
 /** `at=` as SQL: `[seq or null, time or null]`. */
 const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
@@ -111,20 +121,20 @@ export class OwnershipQueries {
         `SELECT state FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`,
         [objectId],
       );
-      if (!rows[0]) throw notFound(objectId);
+      if (!rows[0]) throw objectNotFound(objectId);
       return decodeOwnershipState(rows[0].state);
     }
     const { state } = foldObjectOwnership(await this.events(objectId, at), this.schemaResolver);
-    if (!state) throw notFound(objectId, at);
+    if (!state) throw objectNotFound(objectId, at);
     return state;
   }
 
   /** The object's events up to `at` (all of them without), oldest first. */
   async events(objectId: string, at?: AsOf): Promise<ObservedEvent[]> {
-    if (!/^\d{1,19}$/.test(objectId)) throw notFound(objectId);
+    if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
     const stored = await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined);
     const events = eventsUpTo(await this.loader.load(stored), at);
-    if (events.length === 0) throw notFound(objectId, at);
+    if (events.length === 0) throw objectNotFound(objectId, at);
     return events;
   }
 
@@ -135,15 +145,16 @@ export class OwnershipQueries {
    */
   async snapshot(objectId: string, at?: AsOf): Promise<OwnershipSnapshot> {
     if (!at) return ownershipSnapshotOf(await this.state(objectId));
-    if (!/^\d{1,19}$/.test(objectId)) throw notFound(objectId);
+    if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
     const read = await readSnapshotFromVersions(this.dataSource, objectId, at);
-    if (read === 'no-event') throw notFound(objectId, at);
+    if (read === 'no-event') throw objectNotFound(objectId, at);
     return read ?? ownershipSnapshotOf(await this.state(objectId, at));
   }
 
-  async ownership(objectId: string, at?: AsOf): Promise<{ state: OwnershipSnapshot; tree: OwnershipNode }> {
+  /** `withValues`: every leaf of the tree also carries its value in the object's body. */
+  async ownership(objectId: string, at?: AsOf, withValues = false): Promise<{ state: OwnershipSnapshot; tree: OwnershipNode }> {
     const state = await this.snapshot(objectId, at);
-    return { state, tree: ownershipTree(state) };
+    return { state, tree: ownershipTree(state, withValues && !state.deleted && state.object !== null ? state.object : undefined) };
   }
 
   async fieldOwners(objectId: string, path: string, at?: AsOf): Promise<FieldOwnersView> {
@@ -234,41 +245,65 @@ export class OwnershipQueries {
   /** 404 for an object the projection does not know. */
   private async mustExist(objectId: string): Promise<void> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`, [objectId]);
-    if (rows.length === 0) throw notFound(objectId);
+    if (rows.length === 0) throw objectNotFound(objectId);
   }
 
-  /** `GET /v1/managers`: every manager with what it owns, by name. */
-  async managers(at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ManagerListItem>> {
-    if (at) return pageOf('managers', managerIndex(await this.statesAt(at, {})).map(({ objects: _o, ...m }) => m), cursor, limit);
+  /** `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there; undefined: all). */
+  async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerListItem>> {
+    if (at) return pageOf('managers', managerIndex(await this.statesAt(at, {}, scopes)).map(({ objects: _o, ...m }) => m), cursor, limit);
     const after = decodeCursor('managers', cursor, isString);
+    const visible = inScopes('object_id', scopes, 3);
     const rows: { manager: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT manager FROM manager_objects WHERE generation = ${ACTIVE} AND ($1::text IS NULL OR manager > $1) ORDER BY manager LIMIT $2`,
-      [after ?? null, limit + 1],
+      `SELECT DISTINCT manager FROM manager_objects WHERE generation = ${ACTIVE} AND ($1::text IS NULL OR manager > $1)${visible.sql} ORDER BY manager LIMIT $2`,
+      [after ?? null, limit + 1, ...visible.params],
     );
     const names = rows.slice(0, limit).map((r) => r.manager);
-    const states = await this.statesWhere(`EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = ANY($1::text[]))`, [names]);
+    const states = await this.statesWhere(`EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = ANY($1::text[]))`, [names], scopes);
     const byName = new Map(managerIndex(states).map(({ objects: _o, ...m }) => [m.manager, m]));
     const items = names.map((n) => byName.get(n)).filter((m): m is ManagerListItem => m !== undefined);
     return { items, nextCursor: rows.length > limit ? encodeCursor('managers', names[names.length - 1]!) : null };
   }
 
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
-  async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ManagerObjectFields>> {
+  async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerObjectFields>> {
     const states = at
-      ? await this.statesAt(at, filter)
+      ? await this.statesAt(at, filter, scopes)
       : await this.statesWhere(
           `EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $1)
            AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)`,
           [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null],
+          scopes,
         );
     return pageOf('manager-fields', managerFields(states, name, filter), cursor, limit);
   }
 
-  /** `GET /v1/findings`: cluster-wide findings over every object's state (now or as of `at`). */
-  async findings(types: readonly FindingType[] | undefined, since: AsOf | undefined, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<Finding>> {
-    const states = at ? await this.statesAt(at, {}) : await this.statesWhere('TRUE', []);
+  /** `GET /v1/findings`: findings over every object's state (now or as of `at`), of one cluster or all. */
+  async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
+    const { types, since, at, cluster } = filter;
+    const states = at
+      ? await this.statesAt(at, cluster ? { cluster } : {}, scopes)
+      : cluster
+        ? await this.statesWhere('s.cluster = $1', [cluster], scopes)
+        : await this.statesWhere('TRUE', [], scopes);
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
     return pageOf('findings', findings(states, options), cursor, limit);
+  }
+
+  /** Every place tracked objects live (cluster, group, resource, namespace), for access checks of aggregates. */
+  async accessScopes(): Promise<AccessScope[]> {
+    const rows: { cluster: string; api_group: string; resource: string; namespace: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT c.name AS cluster, o.api_group, o.resource, o.namespace FROM objects o JOIN clusters c ON c.id = o.cluster_id`,
+    );
+    return rows.map((r) => ({ cluster: r.cluster, group: r.api_group, resource: r.resource, namespace: r.namespace }));
+  }
+
+  /** The resource (plural) that serves a kind in a cluster and whether it is namespaced, as its tracked objects record it; undefined when none is tracked. */
+  async resourceOf(cluster: string, group: string, kind: string): Promise<{ resource: string; namespaced: boolean } | undefined> {
+    const rows: { resource: string; namespaced: boolean }[] = await this.dataSource.query(
+      `SELECT o.resource, o.namespace <> '' AS namespaced FROM objects o JOIN clusters c ON c.id = o.cluster_id WHERE c.name = $1 AND o.api_group = $2 AND o.kind = $3 LIMIT 1`,
+      [cluster, group, kind],
+    );
+    return rows[0];
   }
 
   /** The latest live state of the object a manifest names (for `simulate/apply`), if tracked. */
@@ -283,23 +318,25 @@ export class OwnershipQueries {
     return rows[0] && decodeOwnershipState(rows[0].state);
   }
 
-  private async statesWhere(where: string, params: unknown[]): Promise<ObjectOwnershipState[]> {
+  private async statesWhere(where: string, params: unknown[], scopes?: readonly AccessScope[]): Promise<ObjectOwnershipState[]> {
+    const visible = inScopes('s.object_id', scopes, params.length + 1);
     const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
-      `SELECT s.state FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where} ORDER BY s.object_id`,
-      params,
+      `SELECT s.state FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
+      [...params, ...visible.params],
     );
     return rows.map((r) => decodeOwnershipState(r.state));
   }
 
   /** Every object's state as of `at`, folded from its events (costly: one fold per object seen by then). */
-  private async statesAt(at: AsOf, filter: ManagerFieldsFilter): Promise<ObjectOwnershipState[]> {
+  private async statesAt(at: AsOf, filter: ManagerFieldsFilter, scopes?: readonly AccessScope[]): Promise<ObjectOwnershipState[]> {
     const [atSeq, atTime] = atParams(at);
+    const visible = inScopes('object_id', scopes, 6);
     const rows: { object_id: string }[] = await this.dataSource.query(
       `SELECT object_id FROM ownership_states
        WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint) AND ($2::timestamptz IS NULL OR first_at <= $2::timestamptz)
-         AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
+         AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)${visible.sql}
        ORDER BY object_id`,
-      [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null],
+      [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, ...visible.params],
     );
     const states: ObjectOwnershipState[] = [];
     for (const r of rows) states.push(await this.state(r.object_id, at));
@@ -307,7 +344,8 @@ export class OwnershipQueries {
   }
 }
 
-function notFound(objectId: string, at?: AsOf): StoreQueryError {
+/** `404 object-not-found`: the one answer for an object that does not exist, and for one the caller may not see. */
+export function objectNotFound(objectId: string, at?: AsOf): StoreQueryError {
   const when = !at ? '' : at.kind === 'seq' ? ` at sequence ${at.seq}` : ` at ${at.time}`;
   return new StoreQueryError('object-not-found', `no object with id "${objectId}"${when}`, 'id');
 }

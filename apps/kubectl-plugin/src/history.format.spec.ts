@@ -1,0 +1,31 @@
+import { formatHistory } from './history.format.js';
+import { NO_PAINT } from './paint.js';
+
+const t = (seq: string, at: string, type: string, manager: string, operation: string) => ({ seq, at, type, manager, operation, subresource: '', apiVersion: 'v1' });
+
+describe('formatHistory', () => {
+  it('lists each transition with the value after it', () => {
+    const h = {
+      path: '.spec.containers[name="nginx-container"].image',
+      transitions: [t('1', '2026-11-21T04:50:00Z', 'acquired', 'kubectl', 'Apply'), t('2', '2026-11-21T04:54:00Z', 'taken', 'kubectl-set', 'Update'), t('3', '2026-11-21T05:10:00Z', 'forced', 'kubectl', 'Apply')],
+      values: [
+        { seq: '1', at: '2026-11-21T04:50:00Z', present: true, value: 'nginx:1.16' },
+        { seq: '2', at: '2026-11-21T04:54:00Z', present: true, value: 'nginx:1.17' },
+        { seq: '3', at: '2026-11-21T05:10:00Z', present: true, value: 'nginx:1.16' },
+      ],
+    };
+    expect(formatHistory('pod/nginx -n web', h, NO_PAINT)).toBe(
+      [
+        'pod/nginx -n web  .spec.containers[name="nginx-container"].image',
+        '2026-11-21 04:50:00 +00:00  acquired  kubectl (Apply)  → "nginx:1.16"',
+        '2026-11-21 04:54:00 +00:00  taken     kubectl-set (Update)  → "nginx:1.17"',
+        '2026-11-21 05:10:00 +00:00  forced    kubectl (Apply)  → "nginx:1.16"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says so when nothing happened to the field', () => {
+    expect(formatHistory('pod/x', { path: '.spec.x', transitions: [], values: [] }, NO_PAINT)).toBe('pod/x  .spec.x\nno ownership changes recorded\n');
+  });
+});

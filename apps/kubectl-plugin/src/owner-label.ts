@@ -1,0 +1,14 @@
+import type { Paint } from './paint.js';
+import type { Owner } from './service-api.types.js';
+
+/** `kubectl-set (Update)`, `horizontal-pod-autoscaler (Update, /scale)`: a field manager's identity. */
+export function ownerLabel(o: Owner, p: Paint): string {
+  const extra = [o.operation, ...(o.subresource ? [`/${o.subresource}`] : [])].join(', ');
+  return `${p.manager(o.manager)} (${extra})`;
+}
+
+/** A field's value as one line (JSON, so strings are quoted and nothing spans lines). */
+export function valueLabel(present: boolean, value: unknown): string {
+  if (!present) return '<absent>';
+  return value === undefined ? '<set>' : JSON.stringify(value);
+}

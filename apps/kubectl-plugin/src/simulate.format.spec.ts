@@ -1,0 +1,40 @@
+import { NO_PAINT } from './paint.js';
+import type { SimulateAnswer } from './service-api.types.js';
+import { kubectlConflictStderr } from '../../../libs/audit/src/kubectl-apply-output.js';
+import { formatPrediction, kubectlApplyOutput } from './simulate.format.js';
+
+const ok = (pruned: string[] = [], kept: SimulateAnswer['kept'] = []): SimulateAnswer => ({ objectId: '1', conflicts: [], message: null, pruned, kept, result: null });
+const conflict: SimulateAnswer = {
+  objectId: '1',
+  conflicts: [{ manager: 'kubectl-set', operation: 'Update', subresource: null, apiVersion: 'v1', path: '.spec.x' }],
+  message: 'Apply failed with 1 conflict: conflict with "kubectl-set" using v1: .spec.x',
+  pruned: [],
+  kept: [],
+  result: null,
+};
+
+describe('kubectlApplyOutput', () => {
+  it('prints serverside-applied per object on stdout', () => {
+    expect(kubectlApplyOutput([{ objectName: 'deployment.apps/web', answer: ok() }, { objectName: 'configmap/c', answer: ok() }])).toEqual({
+      stdout: 'deployment.apps/web serverside-applied\nconfigmap/c serverside-applied\n',
+      stderr: '',
+      code: 0,
+    });
+  });
+
+  it('goes on past a conflict as kubectl does: the other objects on stdout, the conflict on stderr, exit 1', () => {
+    const out = kubectlApplyOutput([{ objectName: 'configmap/c', answer: ok() }, { objectName: 'pod/nginx', answer: conflict }, { objectName: 'configmap/d', answer: ok() }]);
+    expect(out).toEqual({ stdout: 'configmap/c serverside-applied\nconfigmap/d serverside-applied\n', stderr: kubectlConflictStderr([conflict.message!]), code: 1 });
+    expect(out.stderr.startsWith(`error: ${conflict.message}\n`)).toBe(true);
+  });
+});
+
+describe('formatPrediction', () => {
+  it('lists pruned and kept fields as comments', () => {
+    const kept = [{ path: '.metadata.labels.a', owners: [{ manager: 'flux', operation: 'Apply', subresource: '', apiVersion: 'v1' }] }];
+    expect(formatPrediction([{ objectName: 'configmap/c', answer: ok(['.data.x'], kept) }], NO_PAINT)).toBe(
+      '# configmap/c\n#   pruned .data.x\n#   kept   .metadata.labels.a  (still owned by flux (Apply))\n',
+    );
+    expect(formatPrediction([{ objectName: 'configmap/c', answer: ok() }], NO_PAINT)).toBe('');
+  });
+});

@@ -1,0 +1,51 @@
+import type { Transition } from '../api/api-types';
+import { compareSeq } from './history-steps';
+
+/** A manager identity's lane. */
+export const laneKey = (t: Pick<Transition, 'manager' | 'operation' | 'subresource'>) => `${t.manager}\u0000${t.operation}\u0000${t.subresource ?? ''}`;
+
+/** One mark: the transitions of one type by one identity in one event (several fields at once are one mark). */
+export interface TimelineMark {
+  lane: number;
+  column: number;
+  /** Position among the marks of its lane and column. */
+  slot: number;
+  transitions: Transition[];
+}
+
+export interface TimelineLayout {
+  columns: string[];
+  lanes: Transition[];
+  marks: TimelineMark[];
+}
+
+/** Lanes (first appearance order), columns (events, oldest first) and the marks between them. */
+export function timelineLayout(transitions: readonly Transition[]): TimelineLayout {
+  const sorted = [...transitions].sort((a, b) => compareSeq(a.seq, b.seq));
+  const columns = [...new Set(sorted.map((t) => t.seq))];
+  const laneOf = new Map<string, number>();
+  const lanes: Transition[] = [];
+  for (const t of sorted) {
+    if (!laneOf.has(laneKey(t))) {
+      laneOf.set(laneKey(t), lanes.length);
+      lanes.push(t);
+    }
+  }
+  const marks = new Map<string, TimelineMark>();
+  const slots = new Map<string, number>();
+  for (const t of sorted) {
+    const lane = laneOf.get(laneKey(t))!;
+    const column = columns.indexOf(t.seq);
+    const key = `${lane}:${column}:${t.type}`;
+    const mark = marks.get(key);
+    if (mark) {
+      mark.transitions.push(t);
+      continue;
+    }
+    const cell = `${lane}:${column}`;
+    const slot = slots.get(cell) ?? 0;
+    slots.set(cell, slot + 1);
+    marks.set(key, { lane, column, slot, transitions: [t] });
+  }
+  return { columns, lanes, marks: [...marks.values()] };
+}

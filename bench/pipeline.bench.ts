@@ -1,0 +1,347 @@
+// npm run bench:pipeline -- [--objects 20000] [--kinds configmaps|all] [--page-size 5000] [--verify 200]
+//                            [--churn-seconds 0 --writes 200]
+//
+// The whole service end to end, watcher list included: a sandbox in this process holds N small
+// objects (ConfigMaps, or the 10 kinds of bench:watch with `--kinds all`); the BUILT roles run as
+// child processes on a throw-away database and Redis prefix (`node dist/apps/main.js worker`, `api`,
+// then `watcher`). The clock starts when the watcher is spawned and stops when every object is
+// answerable in the API: listed by `GET /v1/objects` (which reads the ownership projection, the row
+// `fields`, `ownership` and `explain` answer from), checked at the end by `GET /v1/objects/{id}/ownership`
+// naming the manager `bench` for `--verify` random objects. Prints objects/s end to end; the split
+// (initial list from the watcher's /metrics, all enqueued, all appended = events in Postgres, all
+// projected = ownership_states rows, all listed by the API); each process's CPU seconds and peak RSS;
+// the database's bytes per object per table. Baselines of the same run: the sandbox's fill rate and a
+// plain HTTP list of the sandbox from this process (the ceiling the sandbox itself can serve).
+// `--churn-seconds S --writes W`: afterwards W merge patches/s to random objects for S seconds, and the
+// lag from a write to the API answering its value (p50/p90/p99/max over about 50 probed writes a second).
+// Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { SANDBOX_ADMIN_TOKEN, startSandbox, type ResourceType, type Sandbox } from '../libs/sandbox/src/index.js';
+import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
+import { BENCH_KINDS, cpuSeconds, fillSandbox, machine, metric, pct, peakRssMiB, resourcesInclude, type BenchKind } from './bench-support.js';
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const { values: args } = parseArgs({
+  options: {
+    objects: { type: 'string', default: '20000' },
+    kinds: { type: 'string', default: 'configmaps' },
+    // The sandbox copies the whole collection for every page (bench:watch): small pages make it the limit.
+    'page-size': { type: 'string', default: '5000' },
+    verify: { type: 'string', default: '200' },
+    'churn-seconds': { type: 'string', default: '0' },
+    writes: { type: 'string', default: '200' },
+  },
+});
+if (args.kinds !== 'configmaps' && args.kinds !== 'all') throw new Error(`--kinds must be configmaps or all, not ${args.kinds}`);
+const KINDS: readonly BenchKind[] = args.kinds === 'all' ? BENCH_KINDS : BENCH_KINDS.slice(0, 1);
+const OBJECTS = Number(args.objects);
+const PAGE_SIZE = Number(args['page-size']);
+const VERIFY = Number(args.verify);
+const CHURN_SECONDS = Number(args['churn-seconds']);
+const WRITES_PER_SECOND = Number(args.writes);
+const POLL_MS = 200;
+const PROBES_PER_SECOND = 50;
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const rate = (n: number, ms: number) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
+
+interface Role {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** CPU seconds when the watcher was spawned (boot excluded for worker and api). */
+  cpuAtStart: number;
+}
+
+function spawnRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>): Role {
+  const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['dist/apps/main.js', role], {
+    cwd: ROOT,
+    env: { ...inherited, ...ctx.env({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { name: role, child, cpuAtStart: 0 };
+}
+
+/** Resolves when the child writes a line containing `text` to stdout (then stops buffering it). */
+function stdoutLine(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    let buffered = '';
+    const onData = (d: Buffer) => {
+      buffered += d.toString();
+      if (!buffered.includes(text)) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolvePromise();
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before logging "${text}"`)));
+  });
+}
+
+async function stop(role: Role): Promise<void> {
+  if (role.child.exitCode !== null || role.child.signalCode !== null) return;
+  const exited = new Promise((r) => role.child.once('exit', r));
+  role.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Lists every kind over the sandbox's HTTP API from this process, paging like the watcher: the sandbox's own list rate. */
+async function listSandbox(sb: Sandbox, rts: readonly { group: string; version: string; plural: string }[]): Promise<number> {
+  let items = 0;
+  for (const rt of rts) {
+    const base = `${sb.url}${rt.group ? `/apis/${rt.group}` : '/api'}/${rt.version}/${rt.plural}?limit=${PAGE_SIZE}`;
+    let cont: string | undefined;
+    do {
+      const res = await fetch(cont ? `${base}&continue=${encodeURIComponent(cont)}` : base, { headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` } });
+      const body = (await res.json()) as { items: unknown[]; metadata: { continue?: string } };
+      items += body.items.length;
+      cont = body.metadata.continue || undefined;
+    } while (cont);
+  }
+  return items;
+}
+
+interface ListedObject {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** Every live object the API lists, page by page. */
+async function apiObjects(api: string): Promise<ListedObject[]> {
+  const out: ListedObject[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await fetch(`${api}/v1/objects?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (res.status !== 200) throw new Error(`/v1/objects answered ${res.status}`);
+    const page = (await res.json()) as { items: (ListedObject & { deleted: boolean })[]; nextCursor: string | null };
+    for (const o of page.items) if (!o.deleted) out.push({ id: o.id, kind: o.kind, name: o.name });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const load = loadavg();
+  console.log(`machine: ${machine()}; load average at start ${load.map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`objects: ${OBJECTS} (${KINDS.map((k) => k.plural).join(', ')}); watcher page size ${PAGE_SIZE}; 1 watcher, 1 worker, 1 api (built), Postgres and Redis local`);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const sb = await startSandbox({ port: 0, kubeconfigPath: kubeconfig, historySize: 200_000 });
+  const ctx = await createTestContext('bench_pipeline');
+  const db = new pg.Client({ connectionString: ctx.database.url });
+  await db.connect();
+  const roles: Role[] = [];
+  try {
+    const perKind = Math.ceil(OBJECTS / KINDS.length);
+    const { rts, seconds: fillSeconds } = fillSandbox(sb.cluster, KINDS, perKind);
+    // Objects the sandbox held before the fill (none of these kinds today) count too: the watcher lists them.
+    const expected = rts.reduce((n, rt) => n + sb.cluster.list(rt, undefined).items.length, 0);
+    const listStart = performance.now();
+    const listed = await listSandbox(sb, KINDS);
+    const sandboxListMs = performance.now() - listStart;
+    if (listed !== expected) throw new Error(`the sandbox listed ${listed} objects, expected ${expected}`);
+    console.log(`baselines (this process): sandbox fill ${perKind * KINDS.length} objects in ${fillSeconds.toFixed(1)} s (${rate(perKind * KINDS.length, fillSeconds * 1000)}/s); ` +
+      `plain HTTP list of the sandbox, same page size, JSON parsed: ${expected} objects in ${s(sandboxListMs)} (${rate(expected, sandboxListMs)}/s)`);
+
+    const apiPort = await freePort();
+    const api = `http://127.0.0.1:${apiPort}`;
+    const watcherPort = await freePort();
+    const watcherUrl = `http://127.0.0.1:${watcherPort}`;
+    const worker = spawnRole(ctx, 'worker', { LOG_LEVEL: 'info' });
+    roles.push(worker);
+    const apiRole = spawnRole(ctx, 'api', { PORT: String(apiPort), API_RATE_LIMIT: '0' });
+    roles.push(apiRole);
+    await stdoutLine(worker.child, 'worker consuming');
+    await waitFor('the api', async () => (await fetch(`${api}/readyz`).catch(() => null))?.status === 200, 120_000, 200);
+    log('worker and api up; starting the watcher');
+
+    const started = performance.now();
+    worker.cpuAtStart = cpuSeconds(worker.child.pid!);
+    apiRole.cpuAtStart = cpuSeconds(apiRole.child.pid!);
+    const benchCpuAtStart = process.cpuUsage();
+    const watcher = spawnRole(ctx, 'watcher', {
+      KUBECONFIG: kubeconfig,
+      WATCHER_PORT: String(watcherPort),
+      LEADER_ELECTION: 'false',
+      RESOURCES_INCLUDE: resourcesInclude(KINDS),
+      WATCH_PAGE_SIZE: String(PAGE_SIZE),
+    });
+    roles.push(watcher);
+    watcher.child.stdout!.resume();
+
+    const at: Record<'ready' | 'enqueued' | 'firstAppended' | 'appended' | 'firstProjected' | 'projected' | 'answerable', number | undefined> = {
+      ready: undefined, enqueued: undefined, firstAppended: undefined, appended: undefined, firstProjected: undefined, projected: undefined, answerable: undefined,
+    };
+    let initialListSeconds = NaN;
+    let walks = 0;
+    let walkStartedAt = 0;
+    let objects: ListedObject[] = [];
+    let lastLog = started;
+    while (at.answerable === undefined) {
+      const now = () => performance.now() - started;
+      if (at.ready === undefined && (await fetch(`${watcherUrl}/readyz`).catch(() => null))?.status === 200) at.ready = now();
+      if (at.enqueued === undefined) {
+        const text = await fetch(`${watcherUrl}/metrics`).then((r) => r.text(), () => '');
+        if (metric(text, 'ssa_audit_watch_observations_enqueued_total') >= expected) {
+          at.enqueued = now();
+          initialListSeconds = metric(text, 'ssa_audit_watch_initial_list_seconds');
+        }
+      }
+      const [counts] = (await db.query(`SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM ownership_states)::int AS states`)).rows;
+      if (at.firstAppended === undefined && counts.events > 0) at.firstAppended = now();
+      if (at.firstProjected === undefined && counts.states > 0) at.firstProjected = now();
+      if (at.appended === undefined && counts.events >= expected) at.appended = now();
+      if (at.projected === undefined && counts.states >= expected) at.projected = now();
+      if (at.projected !== undefined) {
+        walks++;
+        walkStartedAt = now();
+        objects = await apiObjects(api);
+        if (objects.length >= expected) at.answerable = now();
+      }
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        log(`${s(now())}: ${counts.events} events, ${counts.states} projected of ${expected}`);
+      }
+      if (now() > 600_000) throw new Error(`not every object answerable after 10 minutes (${counts.events} events, ${counts.states} states)`);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    const total = at.answerable;
+    const cpu = roles.map((r) => ({ name: r.name, cpu: cpuSeconds(r.child.pid!) - r.cpuAtStart, rss: peakRssMiB(r.child.pid!) }));
+    const benchCpu = process.cpuUsage(benchCpuAtStart);
+
+    // The sample: each one's ownership tree names the manager that created it.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < Math.min(VERIFY, objects.length); i++) {
+      const o = objects[Math.floor(random() * objects.length)]!;
+      const res = await fetch(`${api}/v1/objects/${o.id}/ownership`);
+      const text = await res.text();
+      if (res.status !== 200 || !text.includes('"manager":"bench"')) throw new Error(`${o.kind}/${o.name} (${o.id}): ownership answered ${res.status} without manager bench`);
+    }
+
+    console.log(`\nend to end: ${expected} objects answerable ${s(total)} after the watcher was spawned → ${rate(expected, total)} objects/s`);
+    console.log(`  ("answerable": listed by GET /v1/objects, which reads the ownership projection; ${Math.min(VERIFY, objects.length)} random ones' GET /v1/objects/{id}/ownership checked to name manager bench; polled every ${POLL_MS} ms; ${walks} walk(s) of the API's pages, the last ${s(total - walkStartedAt)} for ${Math.ceil(expected / 500)} pages of 500: ` +
+      `to the projection's last row ${rate(expected, at.projected!)} objects/s)`);
+    const split: [string, number | undefined][] = [
+      ['watcher ready (every resource listed, /readyz)', at.ready],
+      ['all observations enqueued (watcher /metrics)', at.enqueued],
+      ['first event appended', at.firstAppended],
+      ['all events appended (count of events in Postgres)', at.appended],
+      ['first object projected', at.firstProjected],
+      ['all projected (count of ownership_states)', at.projected],
+      ['all listed by the API', at.answerable],
+    ];
+    console.log(`| step (time since the watcher was spawned) | s | objects/s to here |`);
+    console.log(`| --- | ---: | ---: |`);
+    for (const [name, t] of split) console.log(`| ${name} | ${t === undefined ? '—' : (t / 1000).toFixed(2)} | ${t === undefined || name.startsWith('first') ? '' : rate(expected, t)} |`);
+    const span = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? NaN : b - a);
+    console.log(`stage rates (first to last, overlapping): ingest ${rate(expected, span(at.firstAppended, at.appended))} events/s, projection ${rate(expected, span(at.firstProjected, at.projected))} objects/s`);
+    console.log(`watcher's own initial list time (ssa_audit_watch_initial_list_seconds, first request to last resource listed): ${initialListSeconds.toFixed(2)} s; ` +
+      `so its boot (spawn to the first list request: Node, Nest, Postgres, Redis, discovery) took about ${s(at.ready! - initialListSeconds * 1000)}; ` +
+      `without it, end to end ${rate(expected, total - (at.ready! - initialListSeconds * 1000))} objects/s`);
+    console.log(`ratios: end to end ÷ the sandbox's plain HTTP list ${(sandboxListMs / total).toFixed(3)}; ÷ the sandbox's fill ${((fillSeconds * 1000) / total).toFixed(3)}`);
+    console.log(`| process | CPU s (from the watcher's spawn; watcher boot included) | CPU µs per object | peak RSS MiB |`);
+    console.log(`| --- | ---: | ---: | ---: |`);
+    for (const r of cpu) console.log(`| ${r.name} | ${r.cpu.toFixed(1)} | ${Math.round((r.cpu * 1e6) / expected)} | ${r.rss} |`);
+    const benchSeconds = (benchCpu.user + benchCpu.system) / 1e6;
+    console.log(`| bench (sandbox serving the list + polling) | ${benchSeconds.toFixed(1)} | ${Math.round((benchSeconds * 1e6) / expected)} | ${Math.round(process.resourceUsage().maxRSS / 1024)} |`);
+
+    const sizes: { table: string; bytes: string; rows: string }[] = (await db.query(
+      `SELECT coalesce(p.relname, c.relname) AS table, sum(pg_total_relation_size(c.oid))::bigint AS bytes, sum(c.reltuples)::bigint AS rows
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
+       WHERE n.nspname = 'public' AND c.relkind = 'r'
+       GROUP BY 1 ORDER BY 2 DESC`,
+    )).rows;
+    const all = sizes.reduce((n, r) => n + Number(r.bytes), 0);
+    console.log(`database after the list (tables with their indexes and TOAST, partitions summed under their table): ${(all / 2 ** 20).toFixed(1)} MiB = ${Math.round(all / expected)} bytes per object`);
+    console.log(`| table | bytes | bytes per object |`);
+    console.log(`| --- | ---: | ---: |`);
+    for (const r of sizes) if (Number(r.bytes) >= 16_384) console.log(`| ${r.table} | ${Number(r.bytes).toLocaleString('en-US')} | ${Math.round(Number(r.bytes) / expected)} |`);
+    console.log(`(tables under 16 KiB left out; their sum is in the total)`);
+
+    if (CHURN_SECONDS > 0) await churn(sb, rts, objects, api);
+  } finally {
+    for (const r of roles.reverse()) await stop(r);
+    await db.end();
+    await sb.close();
+    await ctx.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * W merge patches a second (`metadata.labels.rev` = the write's number) to random objects for S
+ * seconds. Every k-th write is a probe (about PROBES_PER_SECOND of them a second, so the polling
+ * stays small beside the load): four clients poll `fields?path=.metadata.labels.rev` of the pending
+ * probes in turn, and a probe is answered when the API shows its number or a later one on that object.
+ * Its lag is counted to the poll that saw it; the time since its previous poll is the uncertainty.
+ */
+async function churn(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], api: string): Promise<void> {
+  const kindOf = new Map(KINDS.map((k, j) => [(k.body('x') as { kind: string }).kind, j]));
+  const every = Math.max(1, Math.round(WRITES_PER_SECOND / PROBES_PER_SECOND));
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const pending: { rev: number; object: ListedObject; at: number; polledAt: number }[] = [];
+  const lags: number[] = [];
+  const uncertainties: number[] = [];
+  const start = performance.now();
+  let writes = 0;
+  let writing = true;
+  const path = encodeURIComponent('.metadata.labels.rev');
+  const poller = async () => {
+    while (writing || pending.length > 0) {
+      const w = pending.shift();
+      if (!w) {
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      const polledAt = performance.now();
+      const res = await fetch(`${api}/v1/objects/${w.object.id}/fields?path=${path}`);
+      const body = (await res.json()) as { value?: unknown };
+      if (res.status === 200 && Number(body.value) >= w.rev) {
+        lags.push(polledAt - w.at);
+        uncertainties.push(polledAt - w.polledAt);
+      } else pending.push({ ...w, polledAt });
+      if (performance.now() - start > (CHURN_SECONDS + 120) * 1000) throw new Error(`${pending.length} probes not answered 120 s after the churn`);
+    }
+  };
+  const pollers = Array.from({ length: 4 }, poller);
+  while (performance.now() - start < CHURN_SECONDS * 1000) {
+    const due = Math.floor(((performance.now() - start) / 1000) * WRITES_PER_SECOND);
+    for (; writes < due; writes++) {
+      const object = objects[Math.floor(random() * objects.length)]!;
+      const rev = writes + 1;
+      sb.cluster.patch({ resource: rts[kindOf.get(object.kind)!]!, namespace: 'default', name: object.name }, '', 'merge',
+        JSON.stringify({ metadata: { labels: { rev: String(rev) } } }), { fieldManager: 'bench-writer' });
+      if (rev % every === 0) pending.push({ rev, object, at: performance.now(), polledAt: performance.now() });
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const lastWrite = performance.now();
+  writing = false;
+  await Promise.all(pollers);
+  lags.sort((a, b) => a - b);
+  uncertainties.sort((a, b) => a - b);
+  const f = (xs: number[], p: number) => (pct(xs, p) / 1000).toFixed(2);
+  console.log(`
+churn: ${writes} merge patches in ${CHURN_SECONDS} s (${(writes / CHURN_SECONDS).toFixed(0)}/s offered) to random objects; every ${every}. write probed (${lags.length} probes)`);
+  console.log(`  lag from the write to the API answering it: p50 ${f(lags, 0.5)} s, p90 ${f(lags, 0.9)} s, p99 ${f(lags, 0.99)} s, max ${(lags[lags.length - 1]! / 1000).toFixed(2)} s; ` +
+    `the last probe answered ${s(performance.now() - lastWrite)} after the last write`);
+  console.log(`  (polling resolution: time since a probe's previous poll, p50 ${f(uncertainties, 0.5)} s, p99 ${f(uncertainties, 0.99)} s: each lag is at most that much too long)`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

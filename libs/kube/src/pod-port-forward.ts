@@ -1,0 +1,27 @@
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { PortForward } from '@kubernetes/client-node';
+import type { KubectlContext } from './kubectl-context.js';
+
+/** A local listener whose connections are forwarded to a pod's port (what `kubectl port-forward` does). */
+export interface PodPortForward {
+  /** `http://127.0.0.1:<random port>` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1 (a random port) and forwards each connection to `pod`:`port` through the apiserver. */
+export async function forwardPodPort(context: KubectlContext, namespace: string, pod: string, port: number): Promise<PodPortForward> {
+  const forward = new PortForward(context.config, true);
+  const server: Server = createServer((socket) => {
+    forward.portForward(namespace, pod, [port], socket, null, socket).catch((e: unknown) => socket.destroy(e instanceof Error ? e : new Error(String(e))));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port: local } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${local}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
