@@ -4,5 +4,6 @@ import { CreateApiSchemas1763740800000 } from './1763740800000-CreateApiSchemas.
 import { CreateOwnershipProjections1795266505291 } from './1795266505291-CreateOwnershipProjections.js';
 import { CreateOwnershipVersions1795300000000 } from './1795300000000-CreateOwnershipVersions.js';
 import { CreateDeadLettersAndWatchPositions1795400000000 } from './1795400000000-CreateDeadLettersAndWatchPositions.js';
+import { BaselineTransitions1795500000000 } from './1795500000000-BaselineTransitions.js';
 
-export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000];
+export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000];

@@ -133,7 +133,8 @@ export function identityOf(m: ManagerRef): string {
   return entryIdentity(m);
 }
 
-function ref(m: ManagerRef): ManagerRef {
+/** A manager ref as plain data in `ManagerRef` key order (owners carry more: `since`, …). */
+export function ref(m: ManagerRef): ManagerRef {
   return { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion, subresource: m.subresource };
 }
 
@@ -198,7 +199,7 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
  */
 export const WATCH_GAP_NOTE = 'watch-gap';
 
-const gapNotes = (source: ObservedEvent['source'], notes: readonly string[]): string[] => (source === 'gap-fill' ? [...notes, WATCH_GAP_NOTE] : [...notes]);
+export const gapNotes = (source: ObservedEvent['source'], notes: readonly string[]): string[] => (source === 'gap-fill' ? [...notes, WATCH_GAP_NOTE] : [...notes]);
 
 function toFieldTransition(t: Transition, e: ObservedEvent, seq: string): FieldTransition {
   return {

@@ -1,5 +1,7 @@
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
 import { foldObjectOwnership } from './object-ownership.projection.js';
+import { baselineTransitions } from './baseline-transitions.js';
+import { seqString } from './seq.util.js';
 import { ProjectEventsUseCase, type OwnershipProjectionStore, type ProjectedBatch } from './project-events.use-case.js';
 import { caseEvents } from './testing/conformance-events.js';
 
@@ -28,8 +30,14 @@ describe('ProjectEventsUseCase', () => {
     expect(r2).toMatchObject({ applied: all.length - 3, ignored: 3, checkpoint: String(Math.max(...all.map((e) => Number(e.seq)))) });
     expect(store.states.get(a[0]!.objectId)).toEqual(foldObjectOwnership(a).state);
     expect(store.states.get(d[0]!.objectId)).toEqual(foldObjectOwnership(d).state);
-    const transitions = store.batches.flatMap((b) => b.transitions);
-    expect(transitions.filter((t) => t.objectId === a[0]!.objectId)).toEqual(foldObjectOwnership(a).transitions);
+    // Stored: the changes after the first observation; the first version stands for its baseline.
+    const transitions = store.batches.flatMap((b) => b.transitions).filter((t) => t.objectId === a[0]!.objectId);
+    const firstVersion = store.batches.flatMap((b) => b.versions).find((v) => v.objectId === a[0]!.objectId)!;
+    expect(firstVersion.seq).toBe(seqString(a[0]!.seq));
+    expect(transitions.every((t) => t.seq !== a[0]!.seq)).toBe(true);
+    const baseline = baselineTransitions(a[0]!.objectId, firstVersion, { seq: seqString(a[0]!.seq), at: a[0]!.observedAt, source: a[0]!.source });
+    expect(baseline.length).toBeGreaterThan(0);
+    expect([...baseline, ...transitions]).toEqual(foldObjectOwnership(a).transitions);
 
     // redelivery: nothing changes, nothing new is written
     const r3 = await project.execute({ events: all });

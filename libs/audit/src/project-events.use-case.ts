@@ -1,5 +1,6 @@
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { transitionsToStore } from './baseline-transitions.js';
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, seqString, sortEvents } from './seq.util.js';
@@ -8,7 +9,7 @@ import { compareSeq, seqString, sortEvents } from './seq.util.js';
 export interface ProjectedBatch {
   /** The new state of every object the batch touched. */
   readonly states: readonly ObjectOwnershipState[];
-  /** New transitions, in event order. */
+  /** New transitions, in event order (an object's first observation has none: its baseline is its first version). */
   readonly transitions: readonly FieldTransition[];
   /** New ownership versions (what `at=` reads), in event order. */
   readonly versions: readonly OwnershipVersion[];
@@ -65,7 +66,7 @@ export class ProjectEventsUseCase {
       const before = states.get(e.objectId) ?? loaded.get(e.objectId);
       const r = evolveObjectOwnership(before, e, this.schemaResolver);
       states.set(e.objectId, r.state);
-      transitions.push(...r.transitions);
+      transitions.push(...transitionsToStore(before, r));
       const version = ownershipVersionOf(before, r.state);
       if (version) versions.push(version);
       if (r.applied) applied++;

@@ -3,6 +3,7 @@ import {
   defaultSchemaResolver,
   eventsUpTo,
   explainField,
+  baselineTransitions,
   explainFieldOfProjected,
   resolveEventsPath,
   fieldHistory,
@@ -191,28 +192,33 @@ export class OwnershipQueries {
    */
   private async projected(objectId: string, events: readonly ObservedEvent[], path: string): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
     const { fieldsV1Path } = resolveEventsPath(events, path, this.schemaResolver);
+    const first = events[0]!;
     const lastSeq = String(events[events.length - 1]!.seq);
-    const [check]: { usable: boolean; fields: EncodedOwnedFields | null }[] = await this.dataSource.query(
-      `SELECT s.last_seq >= $2::bigint
+    const [check]: { usable: boolean; fields: EncodedOwnedFields | null; baseline: EncodedOwnedFields | null }[] = await this.dataSource.query(
+      `SELECT s.last_seq >= $2::bigint AND s.first_seq = $4::bigint
               AND (SELECT count(*) FROM events e WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint) = $3
               AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
                                                                   AND v.seq <= $2::bigint AND v.fold_required) AS usable,
               (SELECT v.fields FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq <= $2::bigint
-               ORDER BY v.seq DESC LIMIT 1) AS fields
+               ORDER BY v.seq DESC LIMIT 1) AS fields,
+              (SELECT v.fields FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq) AS baseline
        FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
-      [objectId, lastSeq, events.length],
+      [objectId, lastSeq, events.length, String(first.seq)],
     );
-    if (!check?.usable || check.fields === null) return null;
+    if (!check?.usable || check.fields === null || check.baseline === null) return null;
     const rows: TransitionRow[] = await this.dataSource.query(
       `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint AND t.fields_v1_path = $3
        ORDER BY t.seq, t.ordinal`,
       [objectId, lastSeq, fieldsV1Path],
     );
-    return { transitions: rows.map(transitionFromRow), fields: decodeOwnedFields(check.fields) };
+    const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(check.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, fieldsV1Path);
+    return { transitions: [...baseline, ...rows.map(transitionFromRow)], fields: decodeOwnedFields(check.fields) };
   }
 
-
-  /** `GET /v1/objects/{id}/transitions`: stored transitions, newest first. */
+  /**
+   * `GET /v1/objects/{id}/transitions`: newest first; the stored changes, then (oldest) the baseline
+   * of the object's first observation, rebuilt from its first version.
+   */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
     await this.mustExist(objectId);
@@ -226,9 +232,36 @@ export class OwnershipQueries {
        LIMIT $6`,
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
-    const page = rows.slice(0, limit);
+    type Item = { transition: FieldTransition; seq: string; ordinal: number };
+    const items: Item[] = rows.map((r) => ({ transition: transitionFromRow(r), seq: r.seq, ordinal: r.ordinal }));
+    if (items.length <= limit) items.push(...(await this.baselineNewestFirst(objectId, before, atSeq, atTime)));
+    const page = items.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map(transitionFromRow), nextCursor: rows.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+    return { items: page.map((i) => i.transition), nextCursor: items.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+  }
+
+  /** The baseline transitions of an object (its first observation), newest first, narrowed like stored ones. */
+  private async baselineNewestFirst(
+    objectId: string,
+    before: [string, number] | undefined,
+    atSeq: string | null,
+    atTime: string | null,
+  ): Promise<{ transition: FieldTransition; seq: string; ordinal: number }[]> {
+    const [first]: { seq: string; at: Date; source: ObservedEvent['source']; fields: EncodedOwnedFields }[] = await this.dataSource.query(
+      `SELECT s.first_seq::text AS seq, e.observed_at AS at, e.source, v.fields
+       FROM ownership_states s
+       JOIN ownership_versions v ON v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq
+       JOIN events e ON e.object_id = s.object_id::bigint AND e.seq = s.first_seq
+       WHERE s.generation = ${ACTIVE} AND s.object_id = $1
+         AND ($2::bigint IS NULL OR s.first_seq <= $2::bigint) AND ($3::timestamptz IS NULL OR e.observed_at <= $3::timestamptz)`,
+      [objectId, atSeq, atTime],
+    );
+    if (!first) return [];
+    const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(first.fields) }, { seq: first.seq, at: first.at.toISOString(), source: first.source });
+    return baseline
+      .map((transition, ordinal) => ({ transition, seq: first.seq, ordinal }))
+      .filter((i) => !before || BigInt(i.seq) < BigInt(before[0]) || (BigInt(i.seq) === BigInt(before[0]) && i.ordinal < before[1]))
+      .reverse();
   }
 
   /** Who may see objects is decided by what they are: cluster, group, resource, namespace, name by id (unknown ids left out). */

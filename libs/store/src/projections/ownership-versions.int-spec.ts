@@ -23,6 +23,8 @@ import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { OwnershipProjector } from './ownership-projector.js';
 import { OwnershipQueries } from './ownership-queries.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
+import { transitionRow } from './transition-row.js';
+import { BaselineTransitions1795500000000 } from '../../../../migrations/1795500000000-BaselineTransitions.js';
 
 // `at=` reads from ownership versions must give exactly what folding the object's events up to then gives.
 
@@ -112,8 +114,22 @@ describe('ownership versions and stored transitions: reads without folding (real
       checked += await expectSameAsFold(id, true);
       // The stored transitions (their columns and the rest as json) read back as the fold made them, newest first.
       const all = await eventsOf(id);
+      // The first observation's are rebuilt from the first version (nothing of it stored as rows), byte for byte.
       const stored = await queries.transitions(id, undefined, undefined, 500);
-      expect([...stored.items].reverse()).toEqual(foldObjectOwnership(all).transitions);
+      const folded = foldObjectOwnership(all).transitions;
+      expect(JSON.stringify([...stored.items].reverse())).toBe(JSON.stringify(folded));
+      expect(Number((await ds.query(`SELECT count(*) AS n FROM field_transitions WHERE object_id = $1 AND seq = $2`, [id, String(all[0]!.seq)]))[0].n)).toBe(0);
+      // Paged (3 a page, across the baseline) and as of the first event: the same items.
+      const paged: unknown[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await queries.transitions(id, undefined, cursor, 3);
+        paged.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(paged).toEqual(stored.items);
+      const atFirst = await queries.transitions(id, { kind: 'seq', seq: String(all[0]!.seq) }, undefined, 500);
+      expect([...atFirst.items].reverse()).toEqual(folded.filter((t) => t.seq === String(all[0]!.seq)));
       // Field histories and explanations from the projection equal the fold's (a few owned paths at the last event and halfway).
       for (const [upTo, paths] of [[all.length, 5], [Math.ceil(all.length / 2), 2]] as const) {
         const events = all.slice(0, upTo);
@@ -127,6 +143,33 @@ describe('ownership versions and stored transitions: reads without folding (real
     expect(checked).toBe(events * 2);
     // Every event of every recorded case, checked several ways: about a minute alone, over three on a busy 2-core machine.
   }, 600_000);
+
+  it('the migration to baseline versions deletes the first observations\' rows the projector used to store', async () => {
+    const { observations } = caseObservations('incident-b-configmap-ghost-label', 'migration');
+    await appender.append(observations);
+    await project();
+    const id = await objectIdOf('uid-migration-incident-b-configmap-ghost-label');
+    const all = await eventsOf(id);
+    const baseline = evolveObjectOwnership(undefined, all[0]!).transitions;
+    expect(baseline.length).toBeGreaterThan(0);
+    // As the projector stored them before: one row per owned path and owner at the first event.
+    await ds.query(
+      `INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)
+       SELECT (SELECT active FROM projection_generations), r.* FROM json_to_recordset($1::json) AS r(object_id text, seq bigint, ordinal integer, at timestamptz,
+         type text, path text, fields_v1_path text, manager text, operation text, subresource text, transition json)`,
+      [JSON.stringify(baseline.map((t, i) => transitionRow(t, i)))],
+    );
+    expect((await queries.transitions(id, undefined, undefined, 500)).items.length).toBe(foldObjectOwnership(all).transitions.length + baseline.length);
+    const q = ds.createQueryRunner();
+    try {
+      await new BaselineTransitions1795500000000().up(q);
+    } finally {
+      await q.release();
+    }
+    const events = Number((await ds.query(`SELECT count(*) AS n FROM events WHERE object_id = $1`, [id]))[0].n);
+    expect(events).toBe(all.length);
+    expect([...(await queries.transitions(id, undefined, undefined, 500)).items].reverse()).toEqual(foldObjectOwnership(all).transitions);
+  });
 
   it('an unreadable event, a deletion, out-of-order times and an at= past the projection: still the fold', async () => {
     const { observations } = caseObservations('incident-a-pod-set-image', 'edge');

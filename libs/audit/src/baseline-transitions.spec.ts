@@ -1,0 +1,48 @@
+// The baseline an object's first version stands for is exactly what folding its first event reports:
+// checked on every recorded case, starting the object's history at each of its events in turn
+// (any event can be the first one ssa-audit sees), from each source.
+import { baselineTransitions, transitionsToStore } from './baseline-transitions.js';
+import { evolveObjectOwnership } from './object-ownership.projection.js';
+import { ownershipVersionOf } from './ownership-version.js';
+import type { EventSource } from './observed-event.types.js';
+import { caseEvents, caseNames } from './testing/conformance-events.js';
+
+const SOURCES: readonly EventSource[] = ['watch', 'relist', 'gap-fill'];
+
+describe('baseline transitions (an object first observed)', () => {
+  it.each(caseNames())('%s: rebuilt from the first version, byte for byte, whichever event comes first', (name) => {
+    const { events, resolver } = caseEvents(name);
+    let compared = 0;
+    events.forEach((e, i) => {
+      const source = SOURCES[i % SOURCES.length]!;
+      const first = { ...e, source };
+      const r = evolveObjectOwnership(undefined, first, resolver);
+      if (!r.applied) return;
+      const version = ownershipVersionOf(undefined, r.state)!;
+      const rebuilt = baselineTransitions(first.objectId, version, { seq: r.state.firstSeq, at: first.observedAt, source });
+      expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(r.transitions));
+      expect(transitionsToStore(undefined, r)).toEqual([]);
+      for (const f of version.fields.slice(0, 3)) {
+        const one = baselineTransitions(first.objectId, version, { seq: r.state.firstSeq, at: first.observedAt, source }, f.fieldsV1Path);
+        expect(JSON.stringify(one)).toBe(JSON.stringify(r.transitions.filter((t) => t.fieldsV1Path === f.fieldsV1Path)));
+      }
+      // Every later event's transitions are stored as they are.
+      const next = events[i + 1];
+      if (next) {
+        const later = evolveObjectOwnership(r.state, next, resolver);
+        expect(transitionsToStore(r.state, later)).toBe(later.transitions);
+      }
+      compared++;
+    });
+    if (events.length > 0) expect(compared).toBeGreaterThan(0);
+  });
+
+  it('a first event that is a deletion or unreadable has no baseline', () => {
+    const { events, resolver } = caseEvents(caseNames()[0]!);
+    const deleted = evolveObjectOwnership(undefined, { ...events[0]!, watchType: 'DELETED' }, resolver);
+    expect(baselineTransitions('1', ownershipVersionOf(undefined, deleted.state)!, { seq: '1', at: events[0]!.observedAt, source: 'watch' })).toEqual([]);
+    const unreadable = evolveObjectOwnership(undefined, { ...events[0]!, object: { metadata: { managedFields: 'not a list' } } }, resolver);
+    expect(unreadable.applied).toBe(false);
+    expect(baselineTransitions('1', ownershipVersionOf(undefined, unreadable.state)!, { seq: '1', at: events[0]!.observedAt, source: 'watch' })).toEqual([]);
+  });
+});
