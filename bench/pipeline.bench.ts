@@ -1,5 +1,5 @@
 // npm run bench:pipeline -- [--objects 20000] [--kinds configmaps|all] [--page-size 5000] [--verify 200]
-//                            [--churn-seconds 0 --writes 200]
+//                            [--churn-seconds 0 --writes 200] [--cpu-prof DIR]
 //
 // The whole service end to end, watcher list included: a sandbox in this process holds N small
 // objects (ConfigMaps, or the 10 kinds of bench:watch with `--kinds all`); the BUILT roles run as
@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     verify: { type: 'string', default: '200' },
     'churn-seconds': { type: 'string', default: '0' },
     writes: { type: 'string', default: '200' },
+    // Write a V8 CPU profile of each role into this folder when it exits (open it in Chrome's DevTools).
+    'cpu-prof': { type: 'string' },
   },
 });
 if (args.kinds !== 'configmaps' && args.kinds !== 'all') throw new Error(`--kinds must be configmaps or all, not ${args.kinds}`);
@@ -60,7 +62,8 @@ interface Role {
 
 function spawnRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>): Role {
   const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['dist/apps/main.js', role], {
+  const profile = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(args['cpu-prof']), `--cpu-prof-name=${role}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/apps/main.js', role], {
     cwd: ROOT,
     env: { ...inherited, ...ctx.env({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -6,6 +6,7 @@ import { EventReader, type StoredEvent } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { ownershipCheckpoint, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
 import { ProjectionGenerationsRepository } from './projection-generations.repository.js';
+import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
 
 /** What a walk of the log did. */
 export interface CatchUpResult {
@@ -137,19 +138,32 @@ export class OwnershipProjector {
     let events = 0;
     let transitions = 0;
     let lastEvent: StoredEvent | null = null;
-    for (;;) {
-      const page = await this.reader.readAfter(position, this.pageSize);
-      if (page.length === 0) break;
-      const last = page[page.length - 1]!;
-      const next = { xid: last.xid, seq: last.seq };
-      // The checkpoint is written with the batch, in its transaction: it only passes events that are fully applied.
-      const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, next);
-      const r = await new ProjectEventsUseCase(store, this.schemaResolver).execute({ events: await this.loader.load(page) });
-      position = next;
-      events += page.length;
-      transitions += r.transitions;
-      lastEvent = last;
-      await onPage?.({ generation, events, transitions, position, lastEvent, heldBack: 0 });
+    // Page n+1 is read and folded while page n is written (in order, one write in flight).
+    const writes = new WriteBehindProjectionStore();
+    try {
+      for (;;) {
+        const page = await this.reader.readAfter(position, this.pageSize);
+        if (page.length === 0) break;
+        const last = page[page.length - 1]!;
+        const next = { xid: last.xid, seq: last.seq };
+        const folded = await this.loader.load(page);
+        // The checkpoint is written with the batch, in its transaction: it only passes events that are fully applied.
+        const target = new PostgresOwnershipProjectionStore(this.dataSource, generation, next);
+        const done = { events: events + page.length, transitions };
+        const store = writes.wrap(target, (batch) =>
+          onPage?.({ generation, events: done.events, transitions: done.transitions + batch.transitions.length, position: next, lastEvent: last, heldBack: 0 }),
+        );
+        const r = await new ProjectEventsUseCase(store, this.schemaResolver).execute({ events: folded });
+        position = next;
+        events += page.length;
+        transitions += r.transitions;
+        lastEvent = last;
+      }
+      await writes.flush();
+    } catch (e) {
+      // Nothing goes on in the background once the walk has failed.
+      await writes.flush().catch(() => undefined);
+      throw e;
     }
     return { generation, events, transitions, position, lastEvent, heldBack: 0 };
   }
