@@ -47,6 +47,7 @@ export {
   type OwnershipReplay,
 } from './object-ownership.projection.js';
 
+export { decideAppend, nextTip, type AppendDecision, type ObjectTip, type ObservationDigest } from './append-decision.js';
 export { baselineTransitions, transitionsToStore, type BaselineEvent } from './baseline-transitions.js';
 export { ownershipVersionOf, ownershipSnapshotOf, snapshotFromVersion, type OwnershipVersion, type OwnershipSnapshot } from './ownership-version.js';
 

@@ -2,6 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import type { KeyObject } from 'node:crypto';
 import { resolveSensitiveHashKey, type CaptureConfig } from '../../../config/src/index.js';
 import type { Observation, WatchCheckpoint } from '../../../common/src/index.js';
+import { decideAppend, nextTip, type ObjectTip } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { encodeBody, type Body } from '../ingest/body.util.js';
@@ -56,10 +57,13 @@ interface EventRow {
 
 const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
 
+/** What the domain's append decision needs of a tip. */
+const tipOf = (t: Tip): ObjectTip => ({ fieldsHash: t.fieldsHash, valuesHash: t.valuesHash, hasBody: t.body !== null, eventsSinceSnapshot: t.sinceSnapshot });
+
 /**
  * Appends a batch of observations in one transaction: idempotent on (cluster, uid, resourceVersion),
  * time-only changes counted but not stored, blobs content-addressed, bodies as patches between
- * periodic full snapshots. Concurrent appends touching the same object serialize on its row lock.
+ * periodic full snapshots (what to store is the audit lib's `decideAppend`; this executes it). Concurrent appends touching the same object serialize on its row lock.
  */
 export class EventAppender {
   private readonly clusterIds = new Map<string, number>();
@@ -113,29 +117,25 @@ export class EventAppender {
       const tip = tips.get(objectKey(p.observation.cluster, m.uid))!;
       if (!fresh.delete(`${tip.objectId}\u0000${m.resourceVersion}`)) continue; // duplicate
       newObservedAt.push(Date.parse(p.observation.observedAt));
-      const fieldsHash = p.managedFields.list.hash;
-      const same =
-        p.observation.type !== 'DELETED' &&
-        tip.fieldsHash !== null &&
-        tip.fieldsHash.equals(fieldsHash) &&
-        tip.valuesHash !== null &&
-        tip.valuesHash.equals(p.valuesHash);
-      if (same) {
+      const digest = { type: p.observation.type, fieldsHash: p.managedFields.list.hash, valuesHash: p.valuesHash };
+      const decision = decideAppend(tipOf(tip), digest, this.capture.bodySnapshotEvery);
+      if (!decision.store) {
         unchanged++;
         continue;
       }
-      const full = tip.body === null || tip.sinceSnapshot + 1 >= this.capture.bodySnapshotEvery;
-      const encoded = encodeBody(tip.body, p.body, full);
+      const encoded = encodeBody(tip.body, p.body, decision.body === 'full');
       const bodyBlob = blobOf(encoded.json);
       // latin1 keys: a cheap 1:1 string of the hash bytes (hex costs twice the characters).
       for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
       blobs.set(p.managedFields.list.hash.toString('latin1'), p.managedFields.list);
       blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
       rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding });
-      tip.fieldsHash = fieldsHash;
+      // encodeBody may still store a body whole (a patch that cannot carry it): the tip follows what was written.
+      const next = nextTip(tipOf(tip), digest, encoded.encoding === 'full' ? 'full' : 'patch');
+      tip.fieldsHash = p.managedFields.list.hash;
       tip.valuesHash = p.valuesHash;
       tip.body = p.body;
-      tip.sinceSnapshot = encoded.encoding === 'full' ? 0 : tip.sinceSnapshot + 1;
+      tip.sinceSnapshot = next.eventsSinceSnapshot;
       if (p.observation.type === 'DELETED') tip.deletedAt ??= new Date(p.observation.observedAt);
       tip.touched = true;
     }
