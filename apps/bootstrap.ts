@@ -6,18 +6,21 @@ import { ConfigModule, type AppConfig } from '../libs/config/src/index.js';
 import { Metrics, NestPinoLogger, ObservabilityModule, createLogger, type Logger } from '../libs/common/src/index.js';
 import { StoreModule } from '../libs/store/src/index.js';
 import { QueueModule } from '../libs/queue/src/index.js';
-import { KubeAuthModule } from '../libs/kube/src/index.js';
-import { ApiModule } from './api/src/api.module.js';
-import { setupOpenApi } from './api/src/openapi.js';
-import { WorkerModule } from './worker/src/worker.module.js';
-import { WatcherModule } from './watcher/src/watcher.module.js';
 
 // The composition root: the only file that puts the roles (apps) together in one process.
 
 export const ROLES = ['api', 'worker', 'watcher'] as const;
 export type Role = (typeof ROLES)[number];
 
-const ROLE_MODULES: Record<Role, DynamicModule['module']> = { api: ApiModule, worker: WorkerModule, watcher: WatcherModule };
+/**
+ * Each role's modules are imported only when the process runs that role: a worker never loads the
+ * Kubernetes client, the HTTP stack or the OpenAPI generator (each costs tens of MiB of memory).
+ */
+const ROLE_MODULES: Record<Role, () => Promise<DynamicModule['module']>> = {
+  api: async () => (await import('./api/src/api.module.js')).ApiModule,
+  worker: async () => (await import('./worker/src/worker.module.js')).WorkerModule,
+  watcher: async () => (await import('./watcher/src/watcher.module.js')).WatcherModule,
+};
 
 export interface StartOptions {
   readonly roles: readonly Role[];
@@ -52,7 +55,9 @@ function checkRoles(config: AppConfig, roles: readonly Role[]): void {
 
 @Module({})
 class RootModule {
-  static for(config: AppConfig, roles: readonly Role[], migrate: boolean, logger: Logger, metrics: Metrics): DynamicModule {
+  static async for(config: AppConfig, roles: readonly Role[], migrate: boolean, logger: Logger, metrics: Metrics): Promise<DynamicModule> {
+    const kubeAuth = roles.includes('api') ? [(await import('../libs/kube/src/index.js')).KubeAuthModule.forRoot(config)] : [];
+    const roleModules = await Promise.all(roles.map((r) => ROLE_MODULES[r]()));
     return {
       module: RootModule,
       imports: [
@@ -60,8 +65,8 @@ class RootModule {
         ObservabilityModule.forRoot(logger, metrics),
         StoreModule.forRoot({ migrateOnStart: migrate }),
         QueueModule,
-        ...(roles.includes('api') ? [KubeAuthModule.forRoot(config)] : []),
-        ...roles.map((r) => ROLE_MODULES[r]),
+        ...kubeAuth,
+        ...roleModules,
       ],
     };
   }
@@ -72,7 +77,7 @@ export async function startApplication(config: AppConfig, options: StartOptions)
   checkRoles(config, options.roles);
   const logger = options.logger ?? createLogger(config.logLevel, { roles: options.roles.join(',') });
   const metrics = options.metrics ?? new Metrics();
-  const root = RootModule.for(config, options.roles, options.migrate, logger, metrics);
+  const root = await RootModule.for(config, options.roles, options.migrate, logger, metrics);
   const nestLogger = new NestPinoLogger(logger.child({ component: 'nest' }));
   if (options.roles.includes('api')) {
     const app = await NestFactory.create<NestExpressApplication>(root, { logger: nestLogger, abortOnError: false });
@@ -80,7 +85,7 @@ export async function startApplication(config: AppConfig, options: StartOptions)
     // payload-too-large. The rate limit is a guard: it counts by the authenticated user.
     app.useBodyParser('json', { limit: config.api.bodyLimit });
     app.useBodyParser('urlencoded', { limit: config.api.bodyLimit, extended: true });
-    setupOpenApi(app);
+    (await import('./api/src/openapi.js')).setupOpenApi(app);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
