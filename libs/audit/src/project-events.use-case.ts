@@ -1,6 +1,7 @@
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { transitionsToStore } from './baseline-transitions.js';
+import { managerIndexChange, type ManagerIndexChange } from './manager-index.changes.js';
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, seqString, sortEvents } from './seq.util.js';
@@ -13,6 +14,8 @@ export interface ProjectedBatch {
   readonly transitions: readonly FieldTransition[];
   /** New ownership versions (what `at=` reads), in event order. */
   readonly versions: readonly OwnershipVersion[];
+  /** The per-manager index rows of the objects whose counts changed (most writes change none). */
+  readonly managerIndex: readonly ManagerIndexChange[];
   /** The highest sequence of the batch: every event up to it is fully applied once this batch is saved. */
   readonly checkpoint: string | null;
 }
@@ -74,7 +77,8 @@ export class ProjectEventsUseCase {
       if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
-    await this.store.save({ states: changed, transitions, versions, checkpoint });
+    const managerIndex = changed.map((s) => managerIndexChange(loaded.get(s.objectId), s)).filter((c): c is ManagerIndexChange => c !== null);
+    await this.store.save({ states: changed, transitions, versions, managerIndex, checkpoint });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

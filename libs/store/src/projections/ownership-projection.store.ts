@@ -5,6 +5,7 @@ import {
   encodeOwnershipState,
   type EncodedOwnershipState,
   type FieldTransition,
+  type ManagerIndexChange,
   type ObjectOwnershipState,
   type OwnershipProjectionStore,
   type OwnershipVersion,
@@ -20,7 +21,7 @@ export const ownershipCheckpoint = (generation: number): string => `ownership@${
 
 /**
  * {@link OwnershipProjectionStore} on Postgres, for one generation of the tables. `save` writes the
- * states, the transitions, the ownership versions, the manager index rows and (when `position` is set) the checkpoint in one
+ * states, the transitions, the ownership versions, the manager index rows that changed and (when `position` is set) the checkpoint in one
  * transaction, so the checkpoint never passes an event whose projection is not stored.
  */
 export class PostgresOwnershipProjectionStore implements OwnershipProjectionStore {
@@ -48,8 +49,10 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
       if (this.replaceObjects && ids.length > 0) {
         await q.query(`DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
         await q.query(`DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
+        await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
       }
       await writeStates(q, this.generation, batch.states);
+      await writeManagerIndex(q, this.generation, batch.managerIndex);
       await writeTransitions(q, this.generation, batch.transitions);
       await writeVersions(q, this.generation, batch.versions);
       if (this.position) await new CheckpointRepository(this.dataSource).advance(ownershipCheckpoint(this.generation), this.position, q);
@@ -84,15 +87,15 @@ async function writeStates(q: QueryRunner, generation: number, states: readonly 
       }))),
     ],
   );
-  // The manager index follows the states: rebuilt for every object written.
-  const ids = states.map((s) => s.objectId);
-  await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [generation, ids]);
-  const rows: Record<string, unknown>[] = [];
-  for (const s of states) {
-    const counts = new Map<string, number>();
-    for (const f of s.fields) for (const m of new Set(f.owners.map((o) => o.manager))) counts.set(m, (counts.get(m) ?? 0) + 1);
-    for (const [m, n] of counts) rows.push({ manager: m, object_id: s.objectId, cluster: s.cluster, kind: s.kind, namespace: s.namespace, field_count: n });
-  }
+}
+
+/** The per-manager index rows of the objects whose counts changed (the audit lib's `managerIndexChange`). */
+async function writeManagerIndex(q: QueryRunner, generation: number, changes: readonly ManagerIndexChange[]): Promise<void> {
+  const replaced = changes.filter((c) => c.replaces).map((c) => c.objectId);
+  if (replaced.length > 0) await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [generation, replaced]);
+  const rows = changes.flatMap((c) =>
+    c.rows.map((r) => ({ manager: r.manager, object_id: c.objectId, cluster: c.cluster, kind: c.kind, namespace: c.namespace, field_count: r.fieldCount })),
+  );
   if (rows.length === 0) return;
   await q.query(
     `INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count)
