@@ -1,11 +1,12 @@
 import {
-  diffSnapshots,
+  diffDecodedSnapshots,
   entryIdentity,
   FieldSet,
   pathToHuman,
   readSnapshot,
   SsaEngineError,
   type DecodedSnapshot,
+  type ResolvedType,
   type ManagerRef,
   type Operation,
   type Path,
@@ -153,6 +154,22 @@ function validate(e: ObservedEvent): { seq: string; at: string } {
   }
   if (typeof e.group !== 'string') throw new AuditError('invalid-event', `event ${seq}: group must be a string`, 'event.group');
   return { seq, at: e.observedAt };
+}
+
+/**
+ * Observed objects decoded by the engine, by identity: the state a fold produces keeps the event's
+ * object, so the next event's `before` is decoded once, not again (a state read back from storage
+ * is a new object and decoded anew). Weak: an object no longer referenced takes its entry with it.
+ */
+const DECODED = new WeakMap<object, { readonly type: ResolvedType; readonly snapshot: DecodedSnapshot }>();
+
+function decodedSnapshot(object: unknown, type: ResolvedType): DecodedSnapshot {
+  const cacheable = typeof object === 'object' && object !== null;
+  const hit = cacheable ? DECODED.get(object) : undefined;
+  if (hit && hit.type === type) return hit.snapshot;
+  const snapshot = readSnapshot({ object, type });
+  if (cacheable) DECODED.set(object, { type, snapshot });
+  return snapshot;
 }
 
 /** The segments of a FieldsV1 path, joined: the dotted form. */
@@ -390,8 +407,8 @@ export function evolveObjectOwnership(
   let diff: SnapshotDiff;
   let decoded: DecodedSnapshot;
   try {
-    decoded = readSnapshot({ object: event.object, type });
-    diff = diffSnapshots(live ? { object: live.object, type } : undefined, { object: event.object, type }, type);
+    decoded = decodedSnapshot(event.object, type);
+    diff = diffDecodedSnapshots(live ? decodedSnapshot(live.object, type) : undefined, decoded);
   } catch (e) {
     if (!(e instanceof SsaEngineError)) throw e;
     const skipped: ObjectOwnershipState = {

@@ -86,6 +86,14 @@ export function diffSnapshots(before: Snapshot | undefined, after: Snapshot, typ
   return diffDecoded(b, a);
 }
 
+/**
+ * `diffSnapshots` on snapshots already decoded with the same type (a fold decodes each observation
+ * once and reuses it as the next one's `before`). `before` may be `undefined` (first observation).
+ */
+export function diffDecodedSnapshots(before: DecodedSnapshot | undefined, after: DecodedSnapshot): SnapshotDiff {
+  return before === undefined ? firstObservation(after) : diffDecoded(before, after);
+}
+
 /** `diffSnapshots` on already decoded snapshots. */
 export function diffDecoded(b: DecodedSnapshot, a: DecodedSnapshot): SnapshotDiff {
   const notes: Note[] = [];

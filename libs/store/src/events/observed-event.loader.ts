@@ -61,13 +61,18 @@ export class ObservedEventLoader {
        ORDER BY e.object_id, e.seq`,
       [ids, ids.map((id) => String(range.get(id)!.min)), ids.map((id) => String(range.get(id)!.max))],
     );
+    // The chain from a snapshot reaches back before the first event asked for: only those asked for are kept.
+    const wanted = new Set(events.map((e) => e.seq));
     const out = new Map<string, Body>();
     for (let start = 0; start < rows.length; ) {
       let end = start + 1;
       while (end < rows.length && rows[end]!.object_id === rows[start]!.object_id) end++;
       const chain = rows.slice(start, end);
-      const decoded = decodeBodyChain(chain.map((r) => ({ encoding: r.body_encoding, json: r.json })));
-      chain.forEach((r, i) => out.set(r.seq, decoded[i]!));
+      const decoded = decodeBodyChain(chain.map((r) => ({ encoding: r.body_encoding, json: r.json })), (i) => wanted.has(chain[i]!.seq));
+      chain.forEach((r, i) => {
+        const body = decoded[i];
+        if (body) out.set(r.seq, body);
+      });
       start = end;
     }
     for (const e of events) if (!out.has(e.seq)) throw new Error(`no body for event ${e.seq}`);

@@ -43,18 +43,23 @@ export function decodeParsedBody(parts: readonly { encoding: BodyEncoding; doc: 
   return body;
 }
 
-/** Every body of a chain (a full snapshot, then patches, oldest first): one independent body per part. */
-export function decodeBodyChain(parts: readonly { encoding: BodyEncoding; json: string }[]): Body[] {
-  const out: Body[] = [];
+/**
+ * The bodies of a chain (a full snapshot, then patches, oldest first), one independent body per
+ * part that `wanted(index)` asks for (every part by default; `undefined` for the others). A body is
+ * copied only where a later patch would change it in place.
+ */
+export function decodeBodyChain(parts: readonly { encoding: BodyEncoding; json: string }[], wanted: (index: number) => boolean = () => true): (Body | undefined)[] {
+  const out: (Body | undefined)[] = [];
   let body: Body | null = null;
-  for (const p of parts) {
+  parts.forEach((p, i) => {
     if (p.encoding === 'full') body = JSON.parse(p.json) as Body;
     else {
       if (body === null) throw new Error('a body chain must start with a full snapshot');
       const errors = applyPatch(body, JSON.parse(p.json) as Operation[]).filter((e) => e !== null);
       if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
     }
-    out.push(structuredClone(body));
-  }
+    if (!wanted(i)) out.push(undefined);
+    else out.push(parts[i + 1]?.encoding === 'json-patch' ? structuredClone(body) : body);
+  });
   return out;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { deploymentObservation } from '../../../testing/src/index.js';
-import { decodeBody, encodeBody, storedBody } from './body.util.js';
+import { decodeBody, decodeBodyChain, encodeBody, storedBody } from './body.util.js';
 import { splitManagedFields } from './managed-fields.util.js';
 import { selectTrackedValues } from './tracked-values.util.js';
 
@@ -50,6 +50,27 @@ describe('body encoding', () => {
       fc.property(fc.array(json, { minLength: 1, maxLength: 6 }), (bodies) => {
         const parts = bodies.map((b, i) => encodeBody(i === 0 ? null : bodies[i - 1]!, b, i === 0));
         expect(decodeBody(parts)).toEqual(JSON.parse(JSON.stringify(bodies.at(-1))));
+      }),
+      { numRuns: 200 },
+    );
+  });
+  it('gives every body of a chain asked for, each its own (whole snapshots in between too), and skips the others', () => {
+    const json = fc.jsonValue({ maxDepth: 3 }).map((v) => ({ v }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(json, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 8 }), (steps) => {
+        const bodies = steps.map(([b]) => b);
+        const parts = bodies.map((b, i) => encodeBody(i === 0 ? null : bodies[i - 1]!, b, i === 0 || steps[i]![1]));
+        const out = decodeBodyChain(parts, (i) => steps[i]![2] || i === 0);
+        out.forEach((b, i) => {
+          if (!(steps[i]![2] || i === 0)) return expect(b).toBeUndefined();
+          expect(b).toEqual(JSON.parse(JSON.stringify(bodies[i])));
+        });
+        // Independent: changing one body deeply changes no other.
+        const all = decodeBodyChain(parts) as Record<string, unknown>[];
+        all.forEach((b, i) => {
+          b['v'] = { changed: i };
+          all.forEach((other, j) => j > i && expect(other).toEqual(JSON.parse(JSON.stringify(bodies[j]))));
+        });
       }),
       { numRuns: 200 },
     );
