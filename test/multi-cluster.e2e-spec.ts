@@ -117,6 +117,25 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
   const westConfigMapRelists = (text: string) =>
     [...text.matchAll(/^ssa_audit_watch_relists_total\{cluster="west",resource="configmaps",reason="[^"]+"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
 
+  /** The first event the SSE stream sends for `query`. */
+  async function firstStreamedEvent(query: string): Promise<EventItem> {
+    const abort = new AbortController();
+    const r = await fetch(`${service.url}/v1/events/stream?${query}`, { signal: abort.signal });
+    const reader = r.body!.getReader();
+    let text = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before an event: ${text}`);
+        text += new TextDecoder().decode(value);
+        const data = /^data: (.+)$/m.exec(text);
+        if (data) return JSON.parse(data[1]!) as EventItem;
+      }
+    } finally {
+      abort.abort();
+    }
+  }
+
   /** Every event of the log, from the beginning. */
   async function allEvents(): Promise<EventItem[]> {
     const out: EventItem[] = [];
@@ -169,6 +188,24 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
     expect(await managerObjects('west-deployer')).toEqual(['west/app-config']);
     expect(await managerObjects('east-deployer', '&cluster=west')).toEqual([]);
     expect(await managerObjects('west-deployer', '&cluster=west')).toEqual(['west/app-config']);
+    const managers = async (query: string) => (await api<{ items: { manager: string }[] }>(`/v1/managers?limit=500${query}`)).items.map((m) => m.manager);
+    expect(await managers('')).toEqual(expect.arrayContaining(['east-deployer', 'west-creator', 'west-deployer']));
+    // (each sandbox has its own kube-apiserver and kubectl-create objects too)
+    const ours = (names: string[]) => names.filter((m) => /^(east|west)-/.test(m)).sort();
+    expect(ours(await managers('&cluster=east'))).toEqual(['east-deployer']);
+    expect(ours(await managers('&cluster=west'))).toEqual(['west-creator', 'west-deployer']);
+    const now = encodeURIComponent(new Date().toISOString());
+    expect(ours(await managers(`&cluster=east&at=${now}`))).toEqual(['east-deployer']); // at= folds the states of that cluster only
+    expect(ours(await managers(`&at=${now}`))).toEqual(['east-deployer', 'west-creator', 'west-deployer']);
+
+    // The event log and its stream: cluster= keeps that cluster's events only.
+    const eventsOf = async (cluster: string) => (await api<{ items: EventItem[] }>(`/v1/events?since=0:0&limit=1000&cluster=${cluster}`)).items;
+    const eastEvents = await eventsOf('east');
+    expect(eastEvents.length).toBeGreaterThan(0);
+    expect(new Set(eastEvents.map((e) => e.cluster))).toEqual(new Set(['east']));
+    expect(new Set((await eventsOf('west')).map((e) => e.cluster))).toEqual(new Set(['west']));
+    const streamed = await firstStreamedEvent('since=0:0&cluster=west');
+    expect(streamed.cluster).toBe('west');
 
     // Findings: the co-owned field is west's only, and cluster= filters it.
     const coOwned = async (query: string) =>

@@ -32,17 +32,20 @@ export class EventStreamService implements OnModuleDestroy {
     @Inject(ObjectVisibility) private readonly visibility: ObjectVisibility,
   ) {}
 
-  /** Only events of objects the caller may `get`: a page can hold fewer than `limit`; `nextCursor` goes on past the hidden ones. */
-  async list(since: string, limit: number, caller: Caller): Promise<ListEventsResponseDto> {
+  /**
+   * Only events of objects the caller may `get` (and of `cluster`, when given): a page can hold fewer
+   * than `limit`; `nextCursor` goes on past the hidden ones.
+   */
+  async list(since: string, limit: number, caller: Caller, cluster?: string): Promise<ListEventsResponseDto> {
     const from = await this.position(since);
     const events = await this.reader.readAfter(from, limit);
     const last = events[events.length - 1];
-    const visible = await this.visibility.visible(caller, events, (e) => e.objectId);
+    const visible = await this.visibility.visible(caller, ofCluster(events, cluster), (e) => e.objectId);
     return { items: visible.map(eventItem), nextCursor: cursorOf(last ?? from) };
   }
 
   /** Throws {@link TooManyStreamsError} (before anything is sent) when the caller or the process is at its cap. */
-  stream(since: string | undefined, slot: string, caller: Caller): Observable<MessageEvent> {
+  stream(since: string | undefined, slot: string, caller: Caller, cluster?: string): Observable<MessageEvent> {
     const release = this.slots.acquire(slot);
     return new Observable<MessageEvent>((subscriber) => {
       let closed = false;
@@ -50,7 +53,7 @@ export class EventStreamService implements OnModuleDestroy {
       // Batches are filtered for the caller one after another, so the stream keeps the log's order.
       let sent = Promise.resolve();
       const send = async (events: readonly StoredEvent[]) => {
-        for (const e of await this.visibility.visible(caller, events, (x) => x.objectId)) if (!closed) subscriber.next(this.message(e));
+        for (const e of await this.visibility.visible(caller, ofCluster(events, cluster), (x) => x.objectId)) if (!closed) subscriber.next(this.message(e));
       };
       const start = async () => {
         const from = since === undefined ? undefined : await this.position(since);
@@ -93,3 +96,7 @@ export class EventStreamService implements OnModuleDestroy {
     return p;
   }
 }
+
+/** The events of one cluster (all without one). */
+const ofCluster = (events: readonly StoredEvent[], cluster: string | undefined): readonly StoredEvent[] =>
+  cluster === undefined ? events : events.filter((e) => e.cluster === cluster);

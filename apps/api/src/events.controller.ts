@@ -27,7 +27,7 @@ export class EventsController {
   @ApiOperation({ summary: 'The raw event log from a position (late commits are never skipped)' })
   @ApiOkResponse({ standardSchema: listEventsResponseSchema })
   list(@Query({ schema: listEventsRequestSchema }) q: ListEventsRequestDto, @CurrentCaller() caller: Caller): Promise<ListEventsResponseDto> {
-    return this.events.list(q.since, q.limit, caller);
+    return this.events.list(q.since, q.limit, caller, q.cluster);
   }
 
   @Sse('stream')
@@ -35,6 +35,6 @@ export class EventsController {
   @ApiProduces('text/event-stream')
   @ApiTooManyRequestsResponse({ standardSchema: errorSchema, description: '`too-many-streams`: STREAMS_MAX or STREAMS_MAX_PER_CALLER reached (Retry-After)' })
   stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto, @Req() req: Request, @CurrentCaller() caller: Caller): Observable<MessageEvent> {
-    return this.events.stream(q.since, callerOf(req), caller);
+    return this.events.stream(q.since, callerOf(req), caller, q.cluster);
   }
 }

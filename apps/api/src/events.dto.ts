@@ -6,15 +6,18 @@ const position = z
   .regex(/^\d+(:\d+)?$/, 'must be a cursor "<xid>:<seq>" as returned in nextCursor, or an event sequence number')
   .describe('Where to start: a nextCursor ("<xid>:<seq>"; "0:0" is the beginning) or an event sequence number (events after it)');
 
-/** `GET /v1/events?since=<cursor or seq>&limit=<n>`: the raw event log from a position. */
+/** `GET /v1/events?since=<cursor or seq>&limit=<n>&cluster=`: the raw event log from a position. */
+const clusterParam = z.string().min(1).optional().describe('Only events of objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)');
+
 export const listEventsRequestSchema = z.object({
   since: position.default('0:0'),
+  cluster: clusterParam,
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type ListEventsRequestDto = z.output<typeof listEventsRequestSchema>;
 
 /** `GET /v1/events/stream?since=`: server-sent events, from `since` or (without it) from now. */
-export const streamEventsRequestSchema = z.object({ since: position.optional() });
+export const streamEventsRequestSchema = z.object({ since: position.optional(), cluster: clusterParam });
 export type StreamEventsRequestDto = z.output<typeof streamEventsRequestSchema>;
 
 export const eventItemSchema = z.object({

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { atParam, ownerSchema, pageOf, pageParams } from './common.dto.js';
 import { objectItemSchema } from './objects.dto.js';
 
-export const listManagersRequestSchema = z.object({ at: atParam, ...pageParams });
+export const listManagersRequestSchema = z.object({
+  cluster: z.string().min(1).optional().describe('Only objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)'),
+  at: atParam,
+  ...pageParams,
+});
 export type ListManagersRequestDto = z.output<typeof listManagersRequestSchema>;
 
 export const managerItemSchema = z.object({

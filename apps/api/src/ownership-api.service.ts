@@ -120,7 +120,7 @@ export class OwnershipApiService {
   }
 
   async managers(q: ListManagersRequestDto, caller: Caller): Promise<ListManagersResponseDto> {
-    const page = await this.queries.managers(asOf(q.at), q.cursor, q.limit, await this.visibility.scopes(caller));
+    const page = await this.queries.managers(asOf(q.at), q.cursor, q.limit, await this.visibility.scopes(caller), q.cluster);
     return { items: page.items.map((m) => ({ ...m, identities: [...m.identities] })), nextCursor: page.nextCursor };
   }
 

@@ -281,17 +281,23 @@ export class OwnershipQueries {
     if (rows.length === 0) throw objectNotFound(objectId);
   }
 
-  /** `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there; undefined: all). */
-  async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerListItem>> {
-    if (at) return pageOf('managers', managerIndex(await this.statesAt(at, {}, scopes)).map(({ objects: _o, ...m }) => m), cursor, limit);
+  /** `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there; undefined: all), of one cluster or all. */
+  async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
+    if (at) return pageOf('managers', managerIndex(await this.statesAt(at, cluster ? { cluster } : {}, scopes)).map(({ objects: _o, ...m }) => m), cursor, limit);
     const after = decodeCursor('managers', cursor, isString);
-    const visible = inScopes('object_id', scopes, 3);
+    const visible = inScopes('object_id', scopes, 4);
     const rows: { manager: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT manager FROM manager_objects WHERE generation = ${ACTIVE} AND ($1::text IS NULL OR manager > $1)${visible.sql} ORDER BY manager LIMIT $2`,
-      [after ?? null, limit + 1, ...visible.params],
+      `SELECT DISTINCT manager FROM manager_objects WHERE generation = ${ACTIVE} AND ($1::text IS NULL OR manager > $1) AND ($3::text IS NULL OR cluster = $3)${visible.sql}
+       ORDER BY manager LIMIT $2`,
+      [after ?? null, limit + 1, cluster ?? null, ...visible.params],
     );
     const names = rows.slice(0, limit).map((r) => r.manager);
-    const states = await this.statesWhere(`EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = ANY($1::text[]))`, [names], scopes);
+    const states = await this.statesWhere(
+      `EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = ANY($1::text[]))
+       AND ($2::text IS NULL OR s.cluster = $2)`,
+      [names, cluster ?? null],
+      scopes,
+    );
     const byName = new Map(managerIndex(states).map(({ objects: _o, ...m }) => [m.manager, m]));
     const items = names.map((n) => byName.get(n)).filter((m): m is ManagerListItem => m !== undefined);
     return { items, nextCursor: rows.length > limit ? encodeCursor('managers', names[names.length - 1]!) : null };
