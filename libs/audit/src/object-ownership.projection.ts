@@ -6,6 +6,7 @@ import {
   readSnapshot,
   SsaEngineError,
   type DecodedSnapshot,
+  type IndexedEntry,
   type ResolvedType,
   type ManagerRef,
   type Operation,
@@ -188,6 +189,13 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
   let union = FieldSet.EMPTY;
   for (const e of entries) union = union.union(e.set);
   const out: OwnedField[] = [];
+  // An entry's owners that start owning now are all alike: one object each, shared by its fields.
+  const fresh = new Map<string, FieldOwner>();
+  const freshOwner = (e: IndexedEntry): FieldOwner => {
+    let o = fresh.get(e.identity);
+    if (!o) fresh.set(e.identity, (o = { ...ref(e), since: now, sinceFirstObservation: first }));
+    return o;
+  };
   for (const p of union.paths()) {
     const key = dotted(p);
     const had = before.get(key);
@@ -200,7 +208,7 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
       if (old && old.apiVersion === e.apiVersion && had!.field.owners[i] === old) owners.push(old);
       else {
         same = false;
-        owners.push({ ...ref(e), since: old ? old.since : now, sinceFirstObservation: old ? old.sinceFirstObservation : first });
+        owners.push(old ? { ...ref(e), since: old.since, sinceFirstObservation: old.sinceFirstObservation } : freshOwner(e));
       }
     }
     // Unchanged owners: keep the previous object (cheaper, and the state shares structure).
@@ -208,6 +216,16 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
     else out.push({ path: had ? had.field.path : pathToHuman(p), fieldsV1Path: key, segments: had ? had.field.segments : p.map((pe) => pe.str), owners });
   }
   return out;
+}
+
+/** Both snapshots have the same entries (identity, apiVersion, position) owning the same sets. */
+function sameOwnership(b: DecodedSnapshot, a: DecodedSnapshot): boolean {
+  if (a.entries.size !== b.entries.size) return false;
+  for (const [id, e] of a.entries) {
+    const p = b.entries.get(id);
+    if (!p || p.index !== e.index || p.apiVersion !== e.apiVersion || !p.set.equals(e.set)) return false;
+  }
+  return true;
 }
 
 /**
@@ -406,9 +424,11 @@ export function evolveObjectOwnership(
   const live = state && !state.deleted ? state : undefined;
   let diff: SnapshotDiff;
   let decoded: DecodedSnapshot;
+  let previous: DecodedSnapshot | undefined;
   try {
     decoded = decodedSnapshot(event.object, type);
-    diff = diffDecodedSnapshots(live ? decodedSnapshot(live.object, type) : undefined, decoded);
+    previous = live ? decodedSnapshot(live.object, type) : undefined;
+    diff = diffDecodedSnapshots(previous, decoded);
   } catch (e) {
     if (!(e instanceof SsaEngineError)) throw e;
     const skipped: ObjectOwnershipState = {
@@ -420,7 +440,8 @@ export function evolveObjectOwnership(
     return { state: skipped, transitions: [], applied: false, writer: null, notes: NO_NOTES };
   }
   const transitions = diff.transitions.map((t) => toFieldTransition(t, event, seq));
-  const fields = ownedFields(decoded, live?.fields ?? [], now, live === undefined);
+  // The same entries owning the same sets in the same order: every owned field stays as it was.
+  const fields = live && previous && sameOwnership(previous, decoded) ? live.fields : ownedFields(decoded, live?.fields ?? [], now, live === undefined);
   const next: ObjectOwnershipState = {
     ...base,
     deleted: false,

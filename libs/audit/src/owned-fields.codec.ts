@@ -21,23 +21,35 @@ function ownerKey(o: FieldOwner): string {
   return JSON.stringify([o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation]);
 }
 
+/** Encodings by fields list: a fold keeps an unchanged list as the same array, and states and versions share it. */
+const ENCODED = new WeakMap<readonly OwnedField[], EncodedOwnedFields>();
+
 export function encodeOwnedFields(fields: readonly OwnedField[]): EncodedOwnedFields {
+  const cached = ENCODED.get(fields);
+  if (cached) return cached;
   const owners: FieldOwner[] = [];
   const index = new Map<string, number>();
+  // Fields usually share their owner objects: look those up by identity before building a key.
+  const byObject = new Map<FieldOwner, number>();
   const out = fields.map((f): readonly [readonly string[], ...number[]] => {
     const refs = f.owners.map((o) => {
+      let i = byObject.get(o);
+      if (i !== undefined) return i;
       const k = ownerKey(o);
-      let i = index.get(k);
+      i = index.get(k);
       if (i === undefined) {
         i = owners.length;
         owners.push(o);
         index.set(k, i);
       }
+      byObject.set(o, i);
       return i;
     });
     return [f.segments, ...refs];
   });
-  return { owners, fields: out };
+  const encoded = { owners, fields: out };
+  ENCODED.set(fields, encoded);
+  return encoded;
 }
 
 /** Human forms of segment paths already seen (the same paths recur in every state of a kind). */
