@@ -1,5 +1,6 @@
 import {
   diffDecodedSnapshots,
+  sameOwnership,
   entryIdentity,
   FieldSet,
   pathToHuman,
@@ -216,16 +217,6 @@ function ownedFields(a: DecodedSnapshot, prev: readonly OwnedField[], now: Since
     else out.push({ path: had ? had.field.path : pathToHuman(p), fieldsV1Path: key, segments: had ? had.field.segments : p.map((pe) => pe.str), owners });
   }
   return out;
-}
-
-/** Both snapshots have the same entries (identity, apiVersion, position) owning the same sets. */
-function sameOwnership(b: DecodedSnapshot, a: DecodedSnapshot): boolean {
-  if (a.entries.size !== b.entries.size) return false;
-  for (const [id, e] of a.entries) {
-    const p = b.entries.get(id);
-    if (!p || p.index !== e.index || p.apiVersion !== e.apiVersion || !p.set.equals(e.set)) return false;
-  }
-  return true;
 }
 
 /**

@@ -275,13 +275,27 @@ function firstObservation(a: DecodedSnapshot): SnapshotDiff {
   return { writer: null, transitions, notes, objectChanged: false, managedFieldsChanged: false };
 }
 
-function sameEntries(b: DecodedSnapshot, a: DecodedSnapshot): boolean {
+/** Every entry in both, with the same apiVersion and set, and (as asked) the same time or the same position. */
+function entriesAlike(b: DecodedSnapshot, a: DecodedSnapshot, also: (p: IndexedEntry, e: IndexedEntry) => boolean): boolean {
   if (b.entries.size !== a.entries.size) return false;
   for (const [id, e] of a.entries) {
     const p = b.entries.get(id);
-    if (!p || p.time !== e.time || p.apiVersion !== e.apiVersion || !p.set.equals(e.set)) return false;
+    if (!p || p.apiVersion !== e.apiVersion || !also(p, e) || !p.set.equals(e.set)) return false;
   }
   return true;
+}
+
+/** managedFields changed in nothing but their order: the same entries with the same times and sets. */
+function sameEntries(b: DecodedSnapshot, a: DecodedSnapshot): boolean {
+  return entriesAlike(b, a, (p, e) => p.time === e.time);
+}
+
+/**
+ * Nobody's ownership moved between the snapshots: the same entries (identity, apiVersion, position
+ * in the list) own the same sets, whatever their times (a fold keeps every owned field as it was).
+ */
+export function sameOwnership(b: DecodedSnapshot, a: DecodedSnapshot): boolean {
+  return entriesAlike(b, a, (p, e) => p.index === e.index);
 }
 
 /** Ref equality on identity parts (apiVersion counts only for Update, as in identities). */
