@@ -59,6 +59,18 @@ export function isResetManagedFields(list: unknown): boolean {
  * Decodes a `metadata.managedFields` list (05 §4); `undefined`/`null` is the empty list.
  * Throws `invalid-managed-fields` naming the entry for a malformed one.
  */
+/**
+ * FieldSets by FieldsV1 document, by identity: observations of an object that share an unchanged
+ * entry's document (read from one stored blob) parse it once. Documents are never changed once read.
+ */
+const PARSED = new WeakMap<object, FieldSet>();
+
+function parsedFieldsV1(doc: object): FieldSet {
+  let set = PARSED.get(doc);
+  if (set === undefined) PARSED.set(doc, (set = parseFieldsV1(doc)));
+  return set;
+}
+
 export function decodeManagedFields(list: unknown): Managers {
   const out: Managers = new Map();
   if (list === undefined || list === null) return out;
@@ -91,7 +103,7 @@ export function decodeManagedFields(list: unknown): Managers {
     }
     let set: FieldSet;
     try {
-      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? FieldSet.EMPTY : parseFieldsV1(e.fieldsV1 as object);
+      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? FieldSet.EMPTY : parsedFieldsV1(e.fieldsV1 as object);
     } catch (err) {
       throw new SsaEngineError('invalid-managed-fields', `managed fields entry ${i}: ${(err as Error).message}`);
     }

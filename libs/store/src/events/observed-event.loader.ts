@@ -82,7 +82,9 @@ export class ObservedEventLoader {
   private async managedFields(events: readonly StoredEvent[]): Promise<Map<string, Record<string, unknown>[]>> {
     const lists = await this.blobs([...new Set(events.map((e) => e.managedFieldsHash))]);
     const listOf = new Map([...lists].map(([h, t]) => [h, JSON.parse(t) as string[]]));
-    const entries = await this.blobs([...new Set([...listOf.values()].flat())]);
+    const texts = await this.blobs([...new Set([...listOf.values()].flat())]);
+    // Each entry parsed once: the events of an object that keep an entry share its document (the engine parses its FieldsV1 once).
+    const entries = new Map([...texts].map(([h, t]) => [h, JSON.parse(t) as Record<string, unknown>]));
     const out = new Map<string, Record<string, unknown>[]>();
     for (const e of events) {
       const hashes = listOf.get(e.managedFieldsHash);
@@ -90,9 +92,9 @@ export class ObservedEventLoader {
       out.set(
         e.seq,
         hashes.map((h, i) => {
-          const text = entries.get(h);
-          if (text === undefined) throw new Error(`missing blob ${h}`);
-          return managedFieldsEntry(JSON.parse(text) as Record<string, unknown>, e.managedFieldsTimes[i] ?? null);
+          const entry = entries.get(h);
+          if (entry === undefined) throw new Error(`missing blob ${h}`);
+          return managedFieldsEntry(entry, e.managedFieldsTimes[i] ?? null);
         }),
       );
     }
