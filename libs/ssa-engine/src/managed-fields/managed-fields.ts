@@ -56,10 +56,6 @@ export function isResetManagedFields(list: unknown): boolean {
 }
 
 /**
- * Decodes a `metadata.managedFields` list (05 §4); `undefined`/`null` is the empty list.
- * Throws `invalid-managed-fields` naming the entry for a malformed one.
- */
-/**
  * FieldSets by FieldsV1 document, by identity: observations of an object that share an unchanged
  * entry's document (read from one stored blob) parse it once. Documents are never changed once read.
  */
@@ -71,6 +67,10 @@ function parsedFieldsV1(doc: object): FieldSet {
   return set;
 }
 
+/**
+ * Decodes a `metadata.managedFields` list (05 §4); `undefined`/`null` is the empty list.
+ * Throws `invalid-managed-fields` naming the entry for a malformed one.
+ */
 export function decodeManagedFields(list: unknown): Managers {
   const out: Managers = new Map();
   if (list === undefined || list === null) return out;

@@ -118,7 +118,8 @@ export class EventAppender {
       if (!fresh.delete(`${tip.objectId}\u0000${m.resourceVersion}`)) continue; // duplicate
       newObservedAt.push(Date.parse(p.observation.observedAt));
       const digest = { type: p.observation.type, fieldsHash: p.managedFields.list.hash, valuesHash: p.valuesHash };
-      const decision = decideAppend(tipOf(tip), digest, this.capture.bodySnapshotEvery);
+      const current = tipOf(tip);
+      const decision = decideAppend(current, digest, this.capture.bodySnapshotEvery);
       if (!decision.store) {
         unchanged++;
         continue;
@@ -131,7 +132,7 @@ export class EventAppender {
       blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
       rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding });
       // encodeBody may still store a body whole (a patch that cannot carry it): the tip follows what was written.
-      const next = nextTip(tipOf(tip), digest, encoded.encoding === 'full' ? 'full' : 'patch');
+      const next = nextTip(current, digest, encoded.encoding === 'full' ? 'full' : 'patch');
       tip.fieldsHash = p.managedFields.list.hash;
       tip.valuesHash = p.valuesHash;
       tip.body = p.body;

@@ -321,9 +321,7 @@ export class OwnershipQueries {
     const { types, since, at, cluster } = filter;
     const states = at
       ? await this.statesAt(at, cluster ? { cluster } : {}, scopes)
-      : cluster
-        ? await this.statesWhere('s.cluster = $1', [cluster], scopes)
-        : await this.statesWhere('TRUE', [], scopes);
+      : await this.statesWhere('($1::text IS NULL OR s.cluster = $1)', [cluster ?? null], scopes);
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
     return pageOf('findings', findings(states, options), cursor, limit);
   }
