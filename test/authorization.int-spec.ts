@@ -58,6 +58,12 @@ describe('authorization (AUTH_MODE=kubernetes, SubjectAccessReviews against the 
     }
     await kube.ok(['create', 'secret', 'generic', 'creds', '-n', 'team-a', '--from-literal=password=hunter2']);
     await kube.ok(['create', 'configmap', 'tool', '-n', 'team-b', '--from-literal=x=1', '--field-manager=team-b-tool']);
+    // The same field applied by kubectl-create in both namespaces: co-owned by its Update and Apply entries, a finding in each.
+    for (const ns of ['team-a', 'team-b']) {
+      await kube.ok(['apply', '--server-side', '--field-manager=kubectl-create', '-f', '-'], {
+        input: `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings, namespace: ${ns} }\ndata: { mode: fast }\n`,
+      });
+    }
     await kube.ok(['create', 'serviceaccount', 'viewer', '-n', 'team-a']);
     await kube.ok(['apply', '-f', '-'], { input: ROLE });
     viewer = (await kube.ok(['create', 'token', 'viewer', '-n', 'team-a'])).trim();
@@ -118,9 +124,14 @@ describe('authorization (AUTH_MODE=kubernetes, SubjectAccessReviews against the 
     expect(await fieldsOf('kubectl-create')).toEqual(['team-a/settings']);
     expect(await fieldsOf('team-b-tool')).toEqual([]);
 
+    type Findings = { items: { namespace: string; kind: string }[] };
+    const everyFinding = (await (await fetch(`${app.url}/v1/findings?limit=500`, { headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` } })).json()) as Findings;
+    expect(new Set(everyFinding.items.map((f) => `${f.kind} ${f.namespace}`))).toEqual(new Set(['ConfigMap team-a', 'ConfigMap team-b']));
     const findings = await call('/v1/findings?limit=500');
     expect(findings.status).toBe(200);
-    for (const f of ((await findings.json()) as { items: { namespace: string; kind: string }[] }).items) expect(`${f.kind} ${f.namespace}`).toBe('ConfigMap team-a');
+    const seen = ((await findings.json()) as Findings).items;
+    expect(seen.length).toBeGreaterThan(0);
+    for (const f of seen) expect(`${f.kind} ${f.namespace}`).toBe('ConfigMap team-a');
 
     const events = await call('/v1/events?limit=500');
     expect(events.status).toBe(200);

@@ -14,6 +14,7 @@ import { objectNotFound } from '../../../libs/store/src/index.js';
 import { ACCESS_RULE, type AccessRule } from './access-rule.decorator.js';
 import { OPEN_PATHS, type AuthenticatedRequest } from './authentication.guard.js';
 import { ObjectVisibility } from './object-visibility.service.js';
+import { atParam } from './common.dto.js';
 
 const SERVICE_RULES: Record<Exclude<AccessRule, 'object' | 'object-list'>, ResourceAccess> = {
   'cluster-wide': CLUSTER_WIDE_ACCESS,
@@ -43,8 +44,10 @@ export class AuthorizationGuard implements CanActivate {
       const id = String(req.params['id'] ?? '');
       // Unknown ids go on to the handler's own 404; a hidden object gets the very same answer here.
       if ((await this.visibility.object(req.caller, id)) !== 'hidden') return true;
-      const at = req.query['at'];
-      throw objectNotFound(id, typeof at === 'string' ? parseAt(at) : undefined);
+      // An `at` the handler's validation refuses gets that same refusal, as for an id that does not exist.
+      const at = atParam.safeParse(req.query['at']);
+      if (!at.success) return true;
+      throw objectNotFound(id, at.data === undefined ? undefined : parseAt(at.data));
     }
     const access = SERVICE_RULES[rule];
     if (await this.reviewer.allowed(req.caller, null, access)) return true;

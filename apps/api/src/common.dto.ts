@@ -9,6 +9,9 @@ export const atParam = z
   .optional()
   .describe('Answer as of this moment: an RFC 3339 time (2026-11-21T10:42:00Z) or an event sequence number');
 
+/** `cluster=` on lists: one cluster's objects only. */
+export const clusterParam = z.string().min(1).optional().describe('Only objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)');
+
 export const pathParam = z
   .string({ error: 'path is required' })
   .min(1, 'path is required')

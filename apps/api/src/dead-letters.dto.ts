@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { pageOf, pageParams } from './common.dto.js';
+import { clusterParam, pageOf, pageParams } from './common.dto.js';
 
 /** `GET /v1/dead-letters?cluster&cursor&limit`: observations that could never be stored, newest first. */
 export const listDeadLettersRequestSchema = z.object({
-  cluster: z.string().min(1).optional().describe('Only this cluster'),
+  cluster: clusterParam,
   ...pageParams,
 });
 export type ListDeadLettersRequestDto = z.output<typeof listDeadLettersRequestSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './common.dto.js';
+import { clusterParam, pageOf } from './common.dto.js';
 
 const position = z
   .string()
@@ -7,8 +7,6 @@ const position = z
   .describe('Where to start: a nextCursor ("<xid>:<seq>"; "0:0" is the beginning) or an event sequence number (events after it)');
 
 /** `GET /v1/events?since=<cursor or seq>&limit=<n>&cluster=`: the raw event log from a position. */
-const clusterParam = z.string().min(1).optional().describe('Only events of objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)');
-
 export const listEventsRequestSchema = z.object({
   since: position.default('0:0'),
   cluster: clusterParam,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { FINDING_TYPES, type FindingType } from '../../../libs/audit/src/index.js';
-import { atParam, managerRefSchema, ownerSchema, pageOf, pageParams } from './common.dto.js';
+import { clusterParam, atParam, managerRefSchema, ownerSchema, pageOf, pageParams } from './common.dto.js';
 
 export const listFindingsRequestSchema = z.object({
-  cluster: z.string().min(1).optional().describe('Only objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)'),
+  cluster: clusterParam,
   type: z
     .string()
     .optional()

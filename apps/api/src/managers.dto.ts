@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { atParam, ownerSchema, pageOf, pageParams } from './common.dto.js';
+import { clusterParam, atParam, ownerSchema, pageOf, pageParams } from './common.dto.js';
 import { objectItemSchema } from './objects.dto.js';
 
 export const listManagersRequestSchema = z.object({
-  cluster: z.string().min(1).optional().describe('Only objects of this cluster (a kubeconfig context name, as in KUBE_CONTEXTS)'),
+  cluster: clusterParam,
   at: atParam,
   ...pageParams,
 });
@@ -22,7 +22,7 @@ export const managerNameParams = z.object({ name: z.string().min(1) });
 export type ManagerNameParamsDto = z.output<typeof managerNameParams>;
 
 export const managerFieldsRequestSchema = z.object({
-  cluster: z.string().min(1).optional(),
+  cluster: clusterParam,
   kind: z.string().min(1).optional(),
   namespace: z.string().min(1).optional(),
   at: atParam,

@@ -23,6 +23,8 @@ const IDENTITY_CACHE_SIZE = 100_000;
 @Injectable()
 export class ObjectVisibility {
   private readonly identities = new LRUCache<string, ObjectAccessIdentity>({ max: IDENTITY_CACHE_SIZE });
+  /** Look-ups in flight, by id. */
+  private readonly lookups = new Map<string, Promise<ReadonlyMap<string, ObjectAccessIdentity>>>();
 
   constructor(
     @Inject(ACCESS_REVIEWER) private readonly reviewer: AccessReviewer | null,
@@ -82,18 +84,32 @@ export class ObjectVisibility {
     return (await reviewer.allowed(caller, identity.cluster, scopeAccess(identity))) || (await reviewer.allowed(caller, identity.cluster, objectAccess(identity)));
   }
 
+  /** Access identities by id, cached; ids already being looked up (another stream, another request) are awaited, not asked again. */
   private async identitiesOf(ids: readonly string[]): Promise<Map<string, ObjectAccessIdentity>> {
     const found = new Map<string, ObjectAccessIdentity>();
     const missing: string[] = [];
+    const waiting = new Set<Promise<ReadonlyMap<string, ObjectAccessIdentity>>>();
     for (const id of new Set(ids)) {
       const cached = this.identities.get(id);
+      const pending = this.lookups.get(id);
       if (cached) found.set(id, cached);
+      else if (pending) waiting.add(pending);
       else missing.push(id);
     }
-    for (const [id, identity] of await this.queries.accessIdentities(missing)) {
-      this.identities.set(id, identity);
-      found.set(id, identity);
+    if (missing.length > 0) {
+      const lookup = this.queries.accessIdentities(missing).then((rows) => {
+        for (const [id, identity] of rows) this.identities.set(id, identity);
+        return rows;
+      });
+      for (const id of missing) this.lookups.set(id, lookup);
+      const done = () => {
+        for (const id of missing) if (this.lookups.get(id) === lookup) this.lookups.delete(id);
+      };
+      lookup.then(done, done);
+      waiting.add(lookup);
     }
+    const wanted = new Set(ids);
+    for (const rows of await Promise.all(waiting)) for (const [id, identity] of rows) if (wanted.has(id)) found.set(id, identity);
     return found;
   }
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { atParam, managerRefSchema, ownerSchema, pageOf, pageParams, pathParam, sinceSchema } from './common.dto.js';
+import { clusterParam, atParam, managerRefSchema, ownerSchema, pageOf, pageParams, pathParam, sinceSchema } from './common.dto.js';
 
 export const listObjectsRequestSchema = z.object({
-  cluster: z.string().min(1).optional(),
+  cluster: clusterParam,
   group: z.string().optional().describe('API group ("" for the core group)'),
   version: z.string().min(1).optional(),
   kind: z.string().min(1).optional(),

@@ -2,16 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { parse as parseYaml } from 'yaml';
 import {
   AuditError,
+  AuthError,
+  kubectlConflictStderr,
   parseAt,
   simulateApply,
   type AsOf,
+  type Caller,
   type FieldOwner,
   type FieldTransition,
+  type ObjectOwnershipState,
   type OwnershipSnapshot,
   type OwnershipNode,
 } from '../../../libs/audit/src/index.js';
 import { OwnershipQueries } from '../../../libs/store/src/index.js';
-import { AuthError, kubectlConflictStderr, type Caller } from '../../../libs/audit/src/index.js';
 import { ObjectVisibility } from './object-visibility.service.js';
 import type { ExplainResponseDto, FieldHistoryResponseDto, FieldRequestDto, FieldResponseDto, ListObjectsRequestDto, ListObjectsResponseDto, OwnershipRequestDto, OwnershipResponseDto, TransitionsRequestDto, TransitionsResponseDto } from './objects.dto.js';
 import type { ListManagersRequestDto, ListManagersResponseDto, ManagerFieldsRequestDto, ManagerFieldsResponseDto } from './managers.dto.js';
@@ -160,8 +163,11 @@ export class OwnershipApiService {
     const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
     const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : null;
     const kind = manifest['kind'];
-    if (typeof kind === 'string') await this.mustMayGet(caller, body.cluster, group, kind, namespace, metadata.name);
-    const live = typeof kind === 'string' ? await this.queries.liveObject(body.cluster, group, kind, namespace, metadata.name) : undefined;
+    let live: ObjectOwnershipState | undefined;
+    if (typeof kind === 'string') {
+      await this.mustMayGet(caller, body.cluster, group, kind, namespace, metadata.name);
+      live = await this.queries.liveObject(body.cluster, group, kind, namespace, metadata.name);
+    }
     const r = simulateApply({ live: live?.object, config: manifest, manager: body.manager, force: body.force, cluster: body.cluster });
     return {
       objectId: live?.objectId ?? null,

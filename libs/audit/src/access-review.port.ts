@@ -40,16 +40,13 @@ export function objectAccess(o: ObjectAccessIdentity): ResourceAccess {
 }
 
 /**
- * Aggregates (managers, findings, the event log and stream) count an object when its caller may `get`
- * every object of its resource in its namespace, as `kubectl get` without a name needs: a grant
- * limited by `resourceNames` shows those objects through their id and `/v1/objects`, not in aggregates.
+ * Aggregates (managers, manager fields, findings) count an object when its caller may `get` every
+ * object of its resource in its namespace, as `kubectl get` without a name needs: a grant limited by
+ * `resourceNames` shows those objects through their id, `/v1/objects` and the event log, not in aggregates.
  */
 export function scopeAccess(s: AccessScope): ResourceAccess {
   return { verb: 'get', group: s.group, resource: s.resource, namespace: s.namespace };
 }
-
-/** The same scope, by value (a map key). */
-export const scopeKey = (s: AccessScope): string => JSON.stringify([s.cluster, s.group, s.resource, s.namespace]);
 
 /** Requesting a replay: `create` on `replays.ssa-audit.io` (cluster-wide). */
 export const REPLAY_ACCESS: ResourceAccess = { verb: 'create', group: SERVICE_API_GROUP, resource: 'replays', namespace: '' };

@@ -18,7 +18,6 @@ export {
   SERVICE_API_GROUP,
   objectAccess,
   scopeAccess,
-  scopeKey,
   type AccessReviewer,
   type AccessScope,
   type ObjectAccessIdentity,

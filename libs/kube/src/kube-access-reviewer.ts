@@ -13,7 +13,7 @@ interface SubjectAccessReviewStatus {
  */
 export class KubeAccessReviewer implements AccessReviewer {
   private readonly byCluster: Map<string, KubeClient>;
-  private readonly cache: LRUCache<string, boolean> | undefined;
+  private readonly cache: LRUCache<string, Promise<boolean>> | undefined;
 
   constructor(
     clients: readonly KubeClient[],
@@ -24,12 +24,23 @@ export class KubeAccessReviewer implements AccessReviewer {
     this.cache = options.cacheTtlMs > 0 ? new LRUCache({ max: options.cacheSize, ttl: options.cacheTtlMs }) : undefined;
   }
 
-  async allowed(caller: Caller, cluster: string | null, access: ResourceAccess): Promise<boolean> {
+  allowed(caller: Caller, cluster: string | null, access: ResourceAccess): Promise<boolean> {
     const client = cluster === null ? this.home : this.byCluster.get(cluster);
-    if (!client) return false; // an object of a cluster no longer configured: nobody can be asked, nobody sees it
+    if (!client) return Promise.resolve(false); // an object of a cluster no longer configured: nobody can be asked, nobody sees it
     const key = JSON.stringify([client.cluster, caller.username, caller.groups, access.verb, access.group, access.resource, access.namespace, access.name ?? null]);
+    // The question in flight is cached too: a page of one namespace's objects asks the cluster once.
     const cached = this.cache?.get(key);
     if (cached !== undefined) return cached;
+    const answer = this.review(client, caller, access);
+    if (this.cache) {
+      const cache = this.cache;
+      cache.set(key, answer);
+      answer.catch(() => cache.delete(key)); // a failed review is asked again next time
+    }
+    return answer;
+  }
+
+  private async review(client: KubeClient, caller: Caller, access: ResourceAccess): Promise<boolean> {
     let answer: SubjectAccessReviewStatus;
     try {
       answer = await client.json<SubjectAccessReviewStatus>('/apis/authorization.k8s.io/v1/subjectaccessreviews', {}, {
@@ -54,8 +65,6 @@ export class KubeAccessReviewer implements AccessReviewer {
     } catch (e) {
       throw new AuthError('auth-unavailable', `cluster ${client.cluster} could not review access: ${(e as Error).message}`);
     }
-    const allowed = answer.status?.allowed === true && answer.status.denied !== true;
-    this.cache?.set(key, allowed);
-    return allowed;
+    return answer.status?.allowed === true && answer.status.denied !== true;
   }
 }

@@ -221,7 +221,7 @@ export class OwnershipQueries {
    */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
-    await this.mustExist(objectId);
+    await this.mustExist(objectId, at);
     const [atSeq, atTime] = atParams(at);
     const rows: TransitionRow[] = await this.dataSource.query(
       `${SELECT_TRANSITION}
@@ -275,10 +275,10 @@ export class OwnershipQueries {
     return new Map(rows.map((r) => [r.id, { cluster: r.cluster, group: r.api_group, resource: r.resource, namespace: r.namespace, name: r.name }]));
   }
 
-  /** 404 for an object the projection does not know. */
-  private async mustExist(objectId: string): Promise<void> {
+  /** 404 for an object the projection does not know (the same words as every object read's, `at` included). */
+  private async mustExist(objectId: string, at?: AsOf): Promise<void> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`, [objectId]);
-    if (rows.length === 0) throw objectNotFound(objectId);
+    if (rows.length === 0) throw objectNotFound(objectId, at);
   }
 
   /** `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there; undefined: all), of one cluster or all. */
