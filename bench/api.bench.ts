@@ -9,21 +9,16 @@
 // CPU time and peak RSS. `--auth both` then answers the same queries again from a second api process
 // with AUTH_MODE=kubernetes (TokenReview and SubjectAccessReviews against a sandbox, as a ServiceAccount
 // allowed to get Deployments everywhere) and prints each query's req/s as a ratio to the first.
-// BENCH_QUERIES=fields,explain runs only those queries. Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL,
-// TEST_REDIS_URL), like the tests.
-import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+// BENCH_QUERIES=fields,explain runs only those queries. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each api process there.
+// Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../libs/config/src/index.js';
 import type { AsOf } from '../libs/audit/src/index.js';
 import { createDataSource, EventAppender, OwnershipProjector, OwnershipQueries } from '../libs/store/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { KubectlSandbox } from '../libs/testing/src/kubectl-sandbox.js';
-import { cpuSeconds, deploymentStream, heapMiB, machine, pct, peakRssMiB } from './bench-support.js';
+import { cpuSeconds, deploymentStream, heapMiB, machine, pct, peakRssMiB, seededRandom, spawnRole, stopProcess } from './bench-support.js';
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const { values: args } = parseArgs({
   options: {
     objects: { type: 'string', default: '20000' },
@@ -94,8 +89,7 @@ async function main(): Promise<void> {
     const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states ORDER BY object_id`)).map((r: { object_id: string }) => r.object_id);
     const seqs: { min: string; max: string }[] = await ds.query(`SELECT min(seq)::text AS min, max(seq)::text AS max FROM events`);
     const [minSeq, maxSeq] = [Number(seqs[0]!.min), Number(seqs[0]!.max)];
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = seededRandom(42);
     const anyId = () => ids[Math.floor(random() * ids.length)]!;
     // A sequence number after every object's first event, and a time between two rounds.
     const laterSeq = () => String(Math.floor(minSeq + OBJECTS + random() * (maxSeq - minSeq - OBJECTS)));
@@ -163,14 +157,8 @@ async function measureApi(
   rates: Map<string, number>,
 ): Promise<void> {
   const port = await freePort();
-  const { NODE_OPTIONS: _n, ...inherited } = process.env;
-  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the api process there (read it in Chrome DevTools).
-  const prof = process.env['BENCH_CPU_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_CPU_PROF']] : [];
-  const api = spawn(process.execPath, [...prof, 'dist/apps/main.js', 'api'], {
-    cwd: ROOT,
-    env: { ...inherited, ...ctx.env({ PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  // No rate limit: the bench measures the service, and its clients send far more than API_RATE_LIMIT's default.
+  const api = spawnRole(ctx, 'api', { PORT: String(port), API_RATE_LIMIT: '0', ...env }, { stdout: 'inherit' });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor('the api', async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 60_000, 200);
@@ -205,8 +193,7 @@ async function measureApi(
     }
     console.log(`api process: ${(cpuSeconds(api.pid!) - cpuAtStart).toFixed(1)} CPU s for ${Object.keys(queries).length * REQUESTS} requests, peak RSS ${peakRssMiB(api.pid!)} MiB; bench process ${heapMiB()}`);
   } finally {
-    api.kill('SIGTERM');
-    await new Promise((r) => api.once('exit', r));
+    await stopProcess(api);
   }
 }
 
@@ -220,12 +207,9 @@ async function benchAuthentication(kube: KubectlSandbox): Promise<{ kubeconfig: 
   await kube.ok(['create', 'clusterrole', 'deployment-reader', '--verb=get,list', '--resource=deployments.apps']);
   await kube.ok(['create', 'clusterrolebinding', 'bench-reader', '--clusterrole=deployment-reader', '--serviceaccount=default:bench-reader']);
   const token = (await kube.ok(['create', 'token', 'bench-reader', '-n', 'default'])).trim();
-  const config = parseYaml(await readFile(kube.kubeconfig, 'utf8')) as { contexts: { name: string }[]; 'current-context': string };
-  config.contexts[0]!.name = 'bench';
-  config['current-context'] = 'bench';
-  const kubeconfig = join(dirname(kube.kubeconfig), 'bench-kubeconfig');
-  await writeFile(kubeconfig, stringifyYaml(config));
-  return { kubeconfig, token };
+  // The sandbox's kubeconfig has the one context "ssa-sandbox", the current one: renamed, it stays current.
+  await kube.ok(['config', 'rename-context', 'ssa-sandbox', 'bench']);
+  return { kubeconfig: kube.kubeconfig, token };
 }
 
 main().catch((e: unknown) => {

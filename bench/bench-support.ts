@@ -1,10 +1,15 @@
-/** Small helpers shared by the benchmarks: timing, percentiles, memory, machine description. */
+/** Small helpers shared by the benchmarks: timing, percentiles, memory, machine description, the built roles as child processes. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Observation } from '../libs/common/src/index.js';
 import type { Cluster, ResourceType } from '../libs/sandbox/src/index.js';
+import type { TestContext } from '../libs/testing/src/index.js';
 import { deploymentObservation } from '../libs/testing/src/observation.factory.js';
+
+/** The repository's root: the built roles run from there. */
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 
 export interface Stats {
   readonly name: string;
@@ -18,6 +23,11 @@ export interface Stats {
 /** The `p` quantile (0–1) of ascending samples. */
 export function pct(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+/** A seeded pseudo-random generator of numbers in [0, 1) (a linear congruential one): the same picks every run. */
+export function seededRandom(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /**
@@ -135,33 +145,35 @@ export function peakRssMiB(pid: number): number {
   }
 }
 
-/** A kind the benchmarks create in the sandbox: its resource and a small body for a name. */
+/** A kind the benchmarks create in the sandbox: its resource, its kind and a small body for a name. */
 export interface BenchKind {
   readonly group: string;
   readonly version: string;
   readonly plural: string;
+  readonly kind: string;
   readonly body: (name: string) => unknown;
+}
+
+/** A BenchKind whose body is `apiVersion`, `kind` and then `rest(name)`. */
+function benchKind(group: string, version: string, plural: string, kind: string, rest: (name: string) => object): BenchKind {
+  const apiVersion = group ? `${group}/${version}` : version;
+  return { group, version, plural, kind, body: (n) => ({ apiVersion, kind, ...rest(n) }) };
 }
 
 /** Ten built-in kinds with small bodies (bench:watch, bench:pipeline --kinds all); the first is ConfigMap. */
 export const BENCH_KINDS: readonly BenchKind[] = [
-  { group: '', version: 'v1', plural: 'configmaps', body: (n: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, labels: { app: n } }, data: { key: n } }) },
-  { group: '', version: 'v1', plural: 'secrets', body: (n: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: n }, stringData: { password: n } }) },
-  { group: '', version: 'v1', plural: 'serviceaccounts', body: (n: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: n, labels: { app: n } } }) },
-  { group: '', version: 'v1', plural: 'services', body: (n: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: n }, spec: { selector: { app: n }, ports: [{ port: 80 }] } }) },
-  { group: '', version: 'v1', plural: 'pods', body: (n: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: n, labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } }) },
-  ...(['deployments', 'replicasets', 'statefulsets', 'daemonsets'] as const).map((plural) => ({
-    group: 'apps',
-    version: 'v1',
-    plural,
-    body: (n: string) => ({
-      apiVersion: 'apps/v1',
-      kind: { deployments: 'Deployment', replicasets: 'ReplicaSet', statefulsets: 'StatefulSet', daemonsets: 'DaemonSet' }[plural],
+  benchKind('', 'v1', 'configmaps', 'ConfigMap', (n) => ({ metadata: { name: n, labels: { app: n } }, data: { key: n } })),
+  benchKind('', 'v1', 'secrets', 'Secret', (n) => ({ metadata: { name: n }, stringData: { password: n } })),
+  benchKind('', 'v1', 'serviceaccounts', 'ServiceAccount', (n) => ({ metadata: { name: n, labels: { app: n } } })),
+  benchKind('', 'v1', 'services', 'Service', (n) => ({ metadata: { name: n }, spec: { selector: { app: n }, ports: [{ port: 80 }] } })),
+  benchKind('', 'v1', 'pods', 'Pod', (n) => ({ metadata: { name: n, labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } })),
+  ...([['deployments', 'Deployment'], ['replicasets', 'ReplicaSet'], ['statefulsets', 'StatefulSet'], ['daemonsets', 'DaemonSet']] as const).map(([plural, kind]) =>
+    benchKind('apps', 'v1', plural, kind, (n) => ({
       metadata: { name: n, labels: { app: n } },
       spec: { selector: { matchLabels: { app: n } }, template: { metadata: { labels: { app: n } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } } },
-    }),
-  })),
-  { group: 'batch', version: 'v1', plural: 'cronjobs', body: (n: string) => ({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: n }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox' }] } } } } } }) },
+    })),
+  ),
+  benchKind('batch', 'v1', 'cronjobs', 'CronJob', (n) => ({ metadata: { name: n }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox' }] } } } } } })),
 ];
 
 /** `RESOURCES_INCLUDE` for the given kinds. */
@@ -187,4 +199,56 @@ export function fillSandbox(cluster: Cluster, kinds: readonly BenchKind[], perKi
 export function metric(text: string, name: string): number {
   const m = new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
   return m ? Number(m[2]) : NaN;
+}
+
+export interface SpawnRoleOptions {
+  /** The role's stdout: piped (read it with `stdoutLine`, or resume it) or this process's. */
+  readonly stdout: 'pipe' | 'inherit';
+  /** Where to write a V8 CPU profile of the role when it exits (a bench's own option); BENCH_CPU_PROF when not given. */
+  readonly cpuProfDir?: string | undefined;
+  /** The profile's file name; Node's own (one per process) when not given. */
+  readonly cpuProfName?: string;
+}
+
+/**
+ * Starts a BUILT role (`node dist/apps/main.js <role>`; the bench:* scripts build first), as it is
+ * deployed: no TypeScript loader in its memory or CPU. Its environment is this process's without
+ * NODE_OPTIONS (tsx's loader), DATABASE_URL and REDIS_URL, then the test context's with `env`
+ * (LOG_LEVEL warn and NODE_ENV production unless `env` says otherwise). With a CPU profile folder
+ * (`cpuProfDir`, else BENCH_CPU_PROF=<dir>) the role writes its profile there when it exits (read it
+ * in Chrome DevTools).
+ */
+export function spawnRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>, opts: SpawnRoleOptions): ChildProcess {
+  const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
+  const profDir = opts.cpuProfDir ?? process.env['BENCH_CPU_PROF'];
+  const profile = profDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profDir), ...(opts.cpuProfName ? [`--cpu-prof-name=${opts.cpuProfName}`] : [])] : [];
+  return spawn(process.execPath, [...profile, 'dist/apps/main.js', role], {
+    cwd: ROOT,
+    env: { ...inherited, ...ctx.env({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
+    stdio: ['ignore', opts.stdout, 'inherit'],
+  });
+}
+
+/** Resolves when the child writes a line containing `text` to its piped stdout (then stops buffering it); rejects if it exits first. */
+export function stdoutLine(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    let buffered = '';
+    const onData = (d: Buffer) => {
+      buffered += d.toString();
+      if (!buffered.includes(text)) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolvePromise();
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before logging "${text}"`)));
+  });
+}
+
+/** Stops a child process: SIGTERM, then waits for it to exit (returns at once if it has exited already). */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }

@@ -4,10 +4,10 @@
 //
 // A synthetic observation stream (Deployments with ~2 KiB of managedFields; after the first round,
 // 30 % of observations are time-only changes) goes through the real pipeline: IngestProducer →
-// BullMQ on the local Redis → worker processes (apps/main.ts worker) → Postgres. Then the stored
-// event rows are written again with a plain COPY into a table with the same indexes, for the ratio.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+// BullMQ on the local Redis → worker processes (the built `node dist/apps/main.js worker`; npm run
+// bench:ingest builds first) → Postgres. Then the stored event rows are written again with a plain
+// COPY into a table with the same indexes, for the ratio.
+import type { ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -17,9 +17,8 @@ import { resolveSensitiveHashKey } from '../libs/config/src/index.js';
 import { createLogger } from '../libs/common/src/index.js';
 import { BullMqQueueDriver, IngestProducer } from '../libs/queue/src/index.js';
 import { createTestContext } from '../libs/testing/src/index.js';
-import { cpuSeconds, deploymentStream, peakRssMiB } from './bench-support.js';
+import { cpuSeconds, deploymentStream, peakRssMiB, spawnRole, stdoutLine, stopProcess } from './bench-support.js';
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const { values: args } = parseArgs({
   options: {
     objects: { type: 'string', default: '100000' },
@@ -41,7 +40,7 @@ const stream = () => deploymentStream({ objects, rounds, chunk: Number(args.chun
 async function main() {
   log(`objects=${objects} rounds=${rounds} observations=${total} workers=${workers} shards=${args.shards} batch=${args.batch} chunk=${args.chunk}`);
   const ctx = await createTestContext('bench');
-  const env = ctx.env({ INGEST_SHARDS: args.shards!, INGEST_BATCH_SIZE: args.batch!, LOG_LEVEL: 'info', NODE_ENV: 'production' });
+  const env = { INGEST_SHARDS: args.shards!, INGEST_BATCH_SIZE: args.batch!, LOG_LEVEL: 'info', NODE_ENV: 'production' };
   const config = ctx.config(env);
   const driver = new BullMqQueueDriver(
     { redisUrl: ctx.redisUrl, prefix: ctx.prefix, ingestShards: config.queue.ingestShards, attempts: 3, lockDurationMs: 30_000 },
@@ -53,26 +52,18 @@ async function main() {
   const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
   const children: ChildProcess[] = [];
   try {
-    const { NODE_OPTIONS: _n, ...inherited } = process.env;
     const up: Promise<void>[] = [];
     for (let w = 0; w < workers; w++) {
-      // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each worker there (read it in Chrome DevTools).
-      const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-      // The built worker (npm run build runs first), as it is deployed: no TypeScript loader in its memory or CPU.
-      const child = spawn(process.execPath, [...prof, 'dist/apps/main.js', 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawnRole(ctx, 'worker', env, { stdout: 'pipe' });
       children.push(child);
-      // Wait for "worker consuming"; pass warnings and errors through.
-      up.push(new Promise((resolve) => {
-        child.stdout!.on('data', (d: Buffer) => {
-          for (const line of d.toString().split('\n')) {
-            if (line.includes('worker consuming')) resolve();
-            else if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(`${line}\n`);
-          }
-        });
-      }));
+      // Pass warnings and errors through, and wait for "worker consuming".
+      child.stdout!.on('data', (d: Buffer) => {
+        for (const line of d.toString().split('\n')) if (/"level":"(warn|error|fatal)"/.test(line)) process.stderr.write(`${line}\n`);
+      });
+      up.push(stdoutLine(child, 'worker consuming'));
     }
     await Promise.all(up);
-    // CPU is counted from here, so the workers' start-up (loading TypeScript through tsx) is left out.
+    // CPU is counted from here, so the workers' boot (Node, Nest, Postgres, Redis) is left out.
     const cpuAtStart = children.map((c) => cpuSeconds(c.pid!));
     const benchCpuAtStart = process.cpuUsage();
     const started = Date.now();
@@ -154,8 +145,7 @@ async function main() {
     };
     console.log(JSON.stringify(r, null, 2));
   } finally {
-    for (const c of children) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+    await Promise.all(children.map(stopProcess));
     await driver.close();
     await db.end();
     await ctx.dispose();

@@ -15,17 +15,18 @@
 // `--churn-seconds S --writes W`: afterwards W merge patches/s to random objects for S seconds, and the
 // lag from a write to the API answering its value (p50/p90/p99/max over about 50 probed writes a second).
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { SANDBOX_ADMIN_TOKEN, startSandbox, type ResourceType, type Sandbox } from '../libs/sandbox/src/index.js';
 import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
-import { BENCH_KINDS, cpuSeconds, fillSandbox, machine, metric, pct, peakRssMiB, resourcesInclude, type BenchKind } from './bench-support.js';
+import {
+  BENCH_KINDS, cpuSeconds, fillSandbox, machine, metric, pct, peakRssMiB, resourcesInclude, seededRandom, spawnRole, stdoutLine, stopProcess, type BenchKind,
+} from './bench-support.js';
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const { values: args } = parseArgs({
   options: {
     objects: { type: 'string', default: '20000' },
@@ -35,7 +36,7 @@ const { values: args } = parseArgs({
     verify: { type: 'string', default: '200' },
     'churn-seconds': { type: 'string', default: '0' },
     writes: { type: 'string', default: '200' },
-    // Write a V8 CPU profile of each role into this folder when it exits (open it in Chrome's DevTools).
+    // Write a V8 CPU profile of each role into this folder when it exits (open it in Chrome's DevTools); BENCH_CPU_PROF=DIR does the same.
     'cpu-prof': { type: 'string' },
   },
 });
@@ -60,38 +61,9 @@ interface Role {
   cpuAtStart: number;
 }
 
-function spawnRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>): Role {
-  const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
-  const profile = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(args['cpu-prof']), `--cpu-prof-name=${role}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/apps/main.js', role], {
-    cwd: ROOT,
-    env: { ...inherited, ...ctx.env({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+function startRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>): Role {
+  const child = spawnRole(ctx, role, env, { stdout: 'pipe', cpuProfDir: args['cpu-prof'], cpuProfName: `${role}.cpuprofile` });
   return { name: role, child, cpuAtStart: 0 };
-}
-
-/** Resolves when the child writes a line containing `text` to stdout (then stops buffering it). */
-function stdoutLine(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    let buffered = '';
-    const onData = (d: Buffer) => {
-      buffered += d.toString();
-      if (!buffered.includes(text)) return;
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolvePromise();
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before logging "${text}"`)));
-  });
-}
-
-async function stop(role: Role): Promise<void> {
-  if (role.child.exitCode !== null || role.child.signalCode !== null) return;
-  const exited = new Promise((r) => role.child.once('exit', r));
-  role.child.kill('SIGTERM');
-  await exited;
 }
 
 /** Lists every kind over the sandbox's HTTP API from this process, paging like the watcher: the sandbox's own list rate. */
@@ -157,9 +129,9 @@ async function main(): Promise<void> {
     const api = `http://127.0.0.1:${apiPort}`;
     const watcherPort = await freePort();
     const watcherUrl = `http://127.0.0.1:${watcherPort}`;
-    const worker = spawnRole(ctx, 'worker', { LOG_LEVEL: 'info' });
+    const worker = startRole(ctx, 'worker', { LOG_LEVEL: 'info' });
     roles.push(worker);
-    const apiRole = spawnRole(ctx, 'api', { PORT: String(apiPort), API_RATE_LIMIT: '0' });
+    const apiRole = startRole(ctx, 'api', { PORT: String(apiPort), API_RATE_LIMIT: '0' });
     roles.push(apiRole);
     await stdoutLine(worker.child, 'worker consuming');
     await waitFor('the api', async () => (await fetch(`${api}/readyz`).catch(() => null))?.status === 200, 120_000, 200);
@@ -169,7 +141,7 @@ async function main(): Promise<void> {
     worker.cpuAtStart = cpuSeconds(worker.child.pid!);
     apiRole.cpuAtStart = cpuSeconds(apiRole.child.pid!);
     const benchCpuAtStart = process.cpuUsage();
-    const watcher = spawnRole(ctx, 'watcher', {
+    const watcher = startRole(ctx, 'watcher', {
       KUBECONFIG: kubeconfig,
       WATCHER_PORT: String(watcherPort),
       LEADER_ELECTION: 'false',
@@ -220,8 +192,7 @@ async function main(): Promise<void> {
     const benchCpu = process.cpuUsage(benchCpuAtStart);
 
     // The sample: each one's ownership tree names the manager that created it.
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = seededRandom(7);
     for (let i = 0; i < Math.min(VERIFY, objects.length); i++) {
       const o = objects[Math.floor(random() * objects.length)]!;
       const res = await fetch(`${api}/v1/objects/${o.id}/ownership`);
@@ -272,7 +243,7 @@ async function main(): Promise<void> {
 
     if (CHURN_SECONDS > 0) await churn(sb, rts, objects, api);
   } finally {
-    for (const r of roles.reverse()) await stop(r);
+    for (const r of roles.reverse()) await stopProcess(r.child);
     await db.end();
     await sb.close();
     await ctx.dispose();
@@ -288,10 +259,9 @@ async function main(): Promise<void> {
  * Its lag is counted to the poll that saw it; the time since its previous poll is the uncertainty.
  */
 async function churn(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], api: string): Promise<void> {
-  const kindOf = new Map(KINDS.map((k, j) => [(k.body('x') as { kind: string }).kind, j]));
+  const kindOf = new Map(KINDS.map((k, j) => [k.kind, j]));
   const every = Math.max(1, Math.round(WRITES_PER_SECOND / PROBES_PER_SECOND));
-  let seed = 11;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const random = seededRandom(11);
   const pending: { rev: number; object: ListedObject; at: number; polledAt: number }[] = [];
   const lags: number[] = [];
   const uncertainties: number[] = [];
