@@ -5,6 +5,7 @@ import {
   LeaseElector,
   ResourceWatch,
   decideClusterHealth,
+  stillFailing,
   discoverResources,
   downloadOpenApi,
   matchesPattern,
@@ -15,6 +16,7 @@ import {
   type KnownObject,
   type KubeClient,
   type WatchSink,
+  type FailingSince,
 } from '../../../libs/kube/src/index.js';
 import type { Checkpoint } from '../../../libs/queue/src/index.js';
 import type { StoredWatchPositions } from '../../../libs/store/src/index.js';
@@ -73,7 +75,7 @@ export class ClusterWatcher {
   private unsubscribe: (() => void) | undefined;
   private readonly log: Logger;
   /** Reading the identity or positions, or discovery, failing without a success since. */
-  private sessionFailure: { since: number; error: string } | undefined;
+  private sessionFailure: FailingSince | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -337,7 +339,7 @@ export class ClusterWatcher {
   }
 
   private failed(e: unknown): void {
-    this.sessionFailure = { since: this.sessionFailure?.since ?? Date.now(), error: e instanceof Error ? e.message : String(e) };
+    this.sessionFailure = stillFailing(this.sessionFailure, e);
   }
 
   private async retry<T>(f: () => Promise<T>, signal: AbortSignal, what: string): Promise<T> {

@@ -3,7 +3,7 @@ export { NestPinoLogger } from './nest-logger.service.js';
 export { CLOCK, systemClock, type Clock } from './clock.js';
 export { canonicalJson, sha256, sha256Hex } from './hash.util.js';
 export { Metrics, METRICS, LOGGER } from './metrics.registry.js';
-export { ClusterHealthBoard, type ClusterHealth, type ClusterWatchStatus } from './cluster-health.js';
+export { ClusterHealthBoard, type ClusterHealth } from './cluster-health.js';
 export { observationSchema, toObservation } from './observation.schema.js';
 export type {
   KubeObject,

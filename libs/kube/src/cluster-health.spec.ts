@@ -1,4 +1,4 @@
-import { decideClusterHealth } from './cluster-health.js';
+import { decideClusterHealth, stillFailing } from './cluster-health.js';
 
 describe('decideClusterHealth', () => {
   const at = (s: number) => s * 1000;
@@ -17,5 +17,13 @@ describe('decideClusterHealth', () => {
     ['behind before the first list too (discovery failing)', { leading: true, synced: false, failures: [fail('discovery', 0)] }, { status: 'behind', resources: ['discovery'] }],
   ])('%s', (_name, state, expected) => {
     expect(decideClusterHealth('west', state, at(100), 5_000)).toMatchObject({ cluster: 'west', ...expected });
+  });
+});
+
+describe('stillFailing', () => {
+  it('keeps the first failure as the start and the latest error', () => {
+    const first = stillFailing(undefined, new Error('connection refused'), 1_000);
+    expect(first).toEqual({ since: 1_000, error: 'connection refused' });
+    expect(stillFailing(first, 'timed out', 9_000)).toEqual({ since: 1_000, error: 'timed out' });
   });
 });

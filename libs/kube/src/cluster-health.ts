@@ -7,6 +7,15 @@ export interface WatchFailure {
   readonly error: string;
 }
 
+/** Since when something has been failing, and its latest error. */
+export type FailingSince = Omit<WatchFailure, 'resource'>;
+
+/** After another failure: the start stays the first failure's (until a success clears it), the error is the latest. */
+export function stillFailing(previous: FailingSince | undefined, e: unknown, now = Date.now()): FailingSince {
+  const message = (e as Error | undefined)?.message;
+  return { since: previous?.since ?? now, error: typeof message === 'string' ? message : String(e) };
+}
+
 /** A watch reconnecting after an error is normal; failing longer than this means the cluster is behind. */
 export const BEHIND_GRACE_MS = 5_000;
 

@@ -20,4 +20,4 @@ export { LeaseElector, type LeaseOptions } from './lease-elector.js';
 export { downloadOpenApi, type OpenApiDocuments } from './openapi.js';
 export { Backoff, sleep } from './backoff.js';
 export { asKubeObject, toObservation } from './to-observation.js';
-export { decideClusterHealth, BEHIND_GRACE_MS, type WatchFailure } from './cluster-health.js';
+export { decideClusterHealth, stillFailing, type FailingSince } from './cluster-health.js';

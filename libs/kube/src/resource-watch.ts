@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Observation } from '../../common/src/index.js';
 import { Backoff, sleep } from './backoff.js';
+import { stillFailing, type FailingSince } from './cluster-health.js';
 import { groupVersionPath, resourceKey, type ApiResource } from './discovery.js';
 import type { KubeClient } from './kube-client.js';
 import { KubeError, isGone, isTooLargeResourceVersion, kubeErrorFromStatus, type StatusLike } from './kube.exception.js';
@@ -58,7 +59,7 @@ export interface ResourceWatchOptions {
  * equal one of the old object's own: the deletion would be taken for a redelivery and dropped, the
  * object left live. Deterministic, so a redelivered job still deduplicates.
  */
-export const deletedBefore = (listRv: string): string => `deleted-before-${listRv}`;
+const deletedBefore = (listRv: string): string => `deleted-before-${listRv}`;
 
 interface ListPage {
   readonly metadata?: { resourceVersion?: string; continue?: string };
@@ -84,7 +85,7 @@ export class ResourceWatch {
   private unverified: boolean;
   private synced = false;
   /** Since when list/watch has failed without a success in between (cleared by any answer of the server). */
-  private failingSince: { at: number; error: string } | undefined;
+  private failingSince: FailingSince | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -109,8 +110,8 @@ export class ResourceWatch {
   }
 
   /** The failure the list/watch is stuck in (since when, the latest error), undefined while it works. */
-  get failure(): { since: number; error: string } | undefined {
-    return this.failingSince && { since: this.failingSince.at, error: this.failingSince.error };
+  get failure(): FailingSince | undefined {
+    return this.failingSince;
   }
 
   start(): void {
@@ -160,7 +161,7 @@ export class ResourceWatch {
         // Forbidden or not found (RBAC, a CRD going away): retried, but it must not hold readiness back forever.
         if (e instanceof KubeError && (e.status === 403 || e.status === 404)) this.markSynced();
         const reason: RestartReason = e instanceof KubeError && e.code === 'STALLED' ? 'stalled' : 'error';
-        this.failingSince = { at: this.failingSince?.at ?? Date.now(), error: (e as Error).message ?? String(e) };
+        this.failingSince = stillFailing(this.failingSince, e);
         // The watch ended without a relist: the next one resumes from a position to check first.
         this.unverified = true;
         this.listener.onRestart?.(this.resource, reason, e);

@@ -25,17 +25,13 @@ function deployment(spec: Record<string, Value>, image = 'nginx:1'): KubeObject 
   };
 }
 
-/** The apiserver's order of a write: field manager, then the registry's timestamp restore (05 §2). */
-function stored(live: KubeObject, next: KubeObject): KubeObject {
-  return restoreUnchangedTimestamps(live, next);
-}
-
+// Each write as the apiserver stores it: the field manager, then the registry's timestamp restore (05 §2).
 describe('restoreUnchangedTimestamps after a /scale write (issue 14)', () => {
   const clock = steppingClock();
   const fm = builtinManager('apps/v1', 'Deployment', { now: clock.now });
   const norm = normalizerFor({ apiVersion: 'apps/v1', kind: 'Deployment' }, true);
   const scale = (live: KubeObject, replicas: number, manager: string): KubeObject =>
-    stored(
+    restoreUnchangedTimestamps(
       live,
       updateScale(live, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: meta, spec: { replicas } }, manager, {
         now: clock.now,
@@ -49,16 +45,16 @@ describe('restoreUnchangedTimestamps after a /scale write (issue 14)', () => {
   function sequence(): { afterScale: KubeObject; afterReapply: KubeObject } {
     let live = fm.update(undefined, deployment({ replicas: 2 }), 'kubectl-create');
     clock.tick();
-    live = stored(live, fm.update(live, deployment({ replicas: 2 }, 'nginx:2'), 'kubectl-set'));
+    live = restoreUnchangedTimestamps(live, fm.update(live, deployment({ replicas: 2 }, 'nginx:2'), 'kubectl-set'));
     clock.tick();
-    live = stored(live, fm.apply(live, config, 'argocd', false));
+    live = restoreUnchangedTimestamps(live, fm.apply(live, config, 'argocd', false));
     clock.tick();
     const afterScale = scale(live, 5, 'horizontal-pod-autoscaler');
     clock.tick();
     // The step between: a rejected apply leaves the stored object as it was.
     thrown(() => fm.apply(afterScale, { ...config, spec: { minReadySeconds: 0, replicas: 3 } }, 'argocd', false));
     clock.tick();
-    const afterReapply = stored(afterScale, fm.apply(afterScale, config, 'argocd', false));
+    const afterReapply = restoreUnchangedTimestamps(afterScale, fm.apply(afterScale, config, 'argocd', false));
     return { afterScale, afterReapply };
   }
 
