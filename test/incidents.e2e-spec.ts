@@ -9,7 +9,7 @@ import {
   type ProcessResult,
   type TestContext,
 } from '../libs/testing/src/index.js';
-import { GHOST_LABEL, POD_IMAGE, configMapManifest, controllerApply, deploymentManifest, podManifest, writeGhostLabel, writeImageTakenAndForcedBack } from '../libs/testing/src/incident-scenarios.js';
+import { GHOST_LABEL, POD_IMAGE, configMapManifest, controllerApply, deploymentManifest, writeGhostLabel, writeImageTakenAndForcedBack } from '../libs/testing/src/incident-scenarios.js';
 
 // Issue 7's incidents end to end: the real kubectl drives the sandbox API server, the BUILT service
 // (`node dist/apps/main.js all`, Postgres + Redis) watches it, and every assertion is on an API answer.
@@ -72,13 +72,11 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   let ctx: TestContext;
   let k: KubectlSandbox;
   let service: BuiltService;
-  let url: string;
 
   beforeAll(async () => {
     ctx = await createTestContext('incidents');
     k = await KubectlSandbox.start({ bookmarkIntervalMs: 500 });
     service = await startBuiltService(ctx, k.kubeconfig);
-    url = service.url;
   }, 180_000);
 
   afterAll(async () => {
@@ -90,7 +88,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   // --- API and kubectl helpers -------------------------------------------------------------------
 
   async function api<T>(path: string, init?: RequestInit): Promise<T> {
-    const r = await fetch(`${url}${path}`, init);
+    const r = await fetch(`${service.url}${path}`, init);
     const body = (await r.json()) as T;
     if (r.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${path} → ${r.status} ${JSON.stringify(body)}`);
     return body;
@@ -121,15 +119,8 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   /** Runs a remedy's shell command (KUBECONFIG points at the sandbox), `input` on stdin. */
   const sh = (command: string, input: string): Promise<ProcessResult> => runProcess('sh', ['-c', command], { input, env: { ...process.env, KUBECONFIG: k.kubeconfig } });
 
-  // --- manifests ---------------------------------------------------------------------------------
-
-  const pod = podManifest;
-  const deployment = deploymentManifest;
-  const IMAGE = POD_IMAGE;
-
   // --- the incidents -----------------------------------------------------------------------------
 
-  const LABEL = GHOST_LABEL;
   const withoutLabel = (ns: string) => configMapManifest(ns, { app: 'shop' });
   const labels = async (ns: string) => (await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels'];
 
@@ -140,10 +131,10 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
 
     const { id } = await objectId('ConfigMap', ns, 'app-config');
-    const h = await historyOf(id, LABEL, 3);
+    const h = await historyOf(id, GHOST_LABEL, 3);
     expect(kinds(h.transitions)).toEqual(['acquired kubectl-client-side-apply', 'shared flux-controller', 'kept flux-controller']);
 
-    const x = await explain(id, LABEL);
+    const x = await explain(id, GHOST_LABEL);
     expect(x.present).toBe(true);
     expect(x.cause).toBe('co-owned-after-release');
     expect(x.causes).toContain('client-side-apply-leftover');
@@ -156,7 +147,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   /** The explanation once the projection has caught up with a change (`until` holds). */
   const explainUntil = (id: string, what: string, until: (e: Explanation) => boolean) =>
     waitFor(`explain: ${what}`, async () => {
-      const e = await explain(id, LABEL);
+      const e = await explain(id, GHOST_LABEL);
       return until(e) ? e : undefined;
     }, 60_000, 250);
 
@@ -168,8 +159,8 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
       const { id, x } = await ghostLabel(ns);
       // The csa-migration remedy: its one placeholder is the manifest, here the desired state (no label) on stdin.
       const remedy = x.remedies.find((r) => r.kind === 'csa-migration');
-      expect(remedy?.command).toBe(`kubectl apply --server-side -n ${ns} -f <manifest without ${LABEL}>`);
-      const ran = await sh(remedy!.command!.replace(`<manifest without ${LABEL}>`, '-'), withoutLabel(ns));
+      expect(remedy?.command).toBe(`kubectl apply --server-side -n ${ns} -f <manifest without ${GHOST_LABEL}>`);
+      const ran = await sh(remedy!.command!.replace(`<manifest without ${GHOST_LABEL}>`, '-'), withoutLabel(ns));
       expect(ran).toMatchObject({ code: 0, stderr: '' });
       expect(await labels(ns)).toEqual({ app: 'shop' });
       const after = await explainUntil(id, 'the label is gone', (e) => !e.present);
@@ -184,7 +175,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
       const ns = 'incident-ghost-patch';
       const { id, x } = await ghostLabel(ns);
       const patch = x.remedies.find((r) => r.kind === 'remove-managed-fields-entry')!;
-      expect(patch.summary).toContain(`${LABEL} stays in the object, owned by nobody; no apply prunes it`);
+      expect(patch.summary).toContain(`${GHOST_LABEL} stays in the object, owned by nobody; no apply prunes it`);
       expect(await sh(patch.command!, '')).toMatchObject({ code: 0 });
       // What kubectl shows: the label is still there and no entry owns it...
       const cm = await k.getJson('configmap', 'app-config', '-n', ns);
@@ -213,7 +204,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     expect(conflict.code).toBe(1);
 
     const { id } = await objectId('Pod', ns, 'nginx');
-    const h = await historyOf(id, IMAGE, 3);
+    const h = await historyOf(id, POD_IMAGE, 3);
     expect(h.transitions.map((t) => [t.type, t.manager, t.operation])).toEqual([
       ['acquired', 'kubectl', 'Apply'],
       ['taken', 'kubectl-set', 'Update'],
@@ -225,7 +216,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   itWithKubectl(24, '--subresource', LONG)('3. replicas taken through /scale: history says taken, findings say the applier will conflict, until it applies without replicas', async () => {
     const ns = 'incident-scale';
     await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '-f', '-'], { input: deployment(ns, 'nginx:1.25', 2) });
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
     await k.ok(['patch', 'deployment', 'web', '-n', ns, '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":5}}', '--field-manager=horizontal-pod-autoscaler']);
 
     const { id } = await objectId('Deployment', ns, 'web');
@@ -247,7 +238,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     ]);
 
     // The applier ships a new image without replicas: no conflict, and nothing left to warn about.
-    await k.ok(['apply', '--server-side', '-f', '-'], { input: deployment(ns, 'nginx:1.26') });
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.26') });
     await waitFor('the new image in the API', async () => (await field(id, '.spec.template.spec.containers[name="app"].image')).value === 'nginx:1.26', 60_000, 250);
     expect((await findings('replicas-contested,applier-will-conflict')).filter((f) => f.objectId === id)).toEqual([]);
     const replicas = await field(id, '.spec.replicas');
@@ -258,14 +249,14 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   itWithKubectl(24, '--subresource', LONG)("4. simulate/apply predicts exactly the conflict kubectl then gets", async () => {
     const ns = 'incident-simulate';
     await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deployment(ns, 'nginx:1.25', 2) });
+    await k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
     await k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
     await k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
 
     const obj = await objectId('Deployment', ns, 'web');
     await historyOf(obj.id, '.spec.template.spec.containers[name="app"].image', 2);
     await historyOf(obj.id, '.spec.replicas', 2);
-    const manifest = deployment(ns, 'nginx:1.25', 2);
+    const manifest = deploymentManifest(ns, 'nginx:1.25', 2);
     const sim = await api<{ objectId: string; conflicts: (Omit<Owner, 'subresource'> & { subresource: string | null; path: string })[]; message: string | null }>('/v1/simulate/apply', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -288,22 +279,19 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
 
   itWithKubectl(18, 'server-side apply', LONG)('5. at= answers the state at earlier moments; a full replay gives identical answers', async () => {
     const ns = 'incident-at';
-    await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '-f', '-'], { input: pod(ns, 'nginx:1.16') });
-    await k.ok(['set', 'image', 'pod/nginx', 'nginx-container=nginx:1.17', '-n', ns]);
-    await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: pod(ns, 'nginx:1.18') });
+    await writeImageTakenAndForcedBack(k, ns, 'nginx:1.18');
 
     const { id } = await objectId('Pod', ns, 'nginx');
-    const [acquired, taken, forced] = (await historyOf(id, IMAGE, 3)).transitions;
+    const [acquired, taken, forced] = (await historyOf(id, POD_IMAGE, 3)).transitions;
     const at = async (a: string) => {
-      const f = await field(id, IMAGE, a);
+      const f = await field(id, POD_IMAGE, a);
       return [f.value, f.owners.map((o) => `${o.manager}/${o.operation}`)];
     };
     expect(await at(acquired!.seq)).toEqual(['nginx:1.16', ['kubectl/Apply']]);
     expect(await at(taken!.seq)).toEqual(['nginx:1.17', ['kubectl-set/Update']]);
     expect(await at(forced!.seq)).toEqual(['nginx:1.18', ['kubectl/Apply']]);
     expect(await at(taken!.at)).toEqual(['nginx:1.17', ['kubectl-set/Update']]);
-    const before = await api<History>(`/v1/objects/${id}/fields/history?${q(IMAGE)}&at=${taken!.seq}`);
+    const before = await api<History>(`/v1/objects/${id}/fields/history?${q(POD_IMAGE)}&at=${taken!.seq}`);
     expect(before.transitions.map((t) => t.type)).toEqual(['acquired', 'taken']);
 
     // Every answer about every tracked object, before and after a full replay.
@@ -329,7 +317,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
       const [a, b] = [await answers(), await answers()];
       return isDeepStrictEqual(a, b) ? a : undefined;
     }, 60_000, 250);
-    expect(projected[`${id} history ${IMAGE}`]).toEqual(await history(id, IMAGE));
+    expect(projected[`${id} history ${POD_IMAGE}`]).toEqual(await history(id, POD_IMAGE));
 
     const { jobId } = await api<{ jobId: string }>('/v1/replays', {
       method: 'POST',

@@ -181,11 +181,10 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
 
   itWithKubectl(24, '--subresource', LONG)('simulate prints exactly what kubectl apply --server-side prints (conflict: stderr and exit code; forced: stdout)', async () => {
     const ns = 'plugin-simulate';
-    await runProcess(KUBECTL, ['create', 'namespace', ns], { env: pluginEnv() });
-    const first = await kubectl(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], deploymentManifest(ns, 'nginx:1.25', 2));
-    expect(first.code).toBe(0);
-    expect((await runProcess(KUBECTL, ['scale', 'deployment', 'web', '-n', ns, '--replicas=4'], { env: pluginEnv() })).code).toBe(0);
-    expect((await runProcess(KUBECTL, ['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns], { env: pluginEnv() })).code).toBe(0);
+    await k.ok(['create', 'namespace', ns]);
+    await k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
+    await k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
+    await k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
     await historyOf('deploy/web', '.spec.template.spec.containers[name="app"].image', ns, 2);
     await historyOf('deployments.apps/web', '.spec.replicas', ns, 2);
 
@@ -218,11 +217,20 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
     expect(forcedPrediction.stdout.slice(forced.stdout.length)).toMatch(/^(#.*\n)*$/);
   });
 
-  itWithKubectl(18, 'server-side apply', LONG)('findings -o json parses; ui --no-browser prints a URL whose proxy answers /v1 with the kubeconfig credentials', async () => {
+  itWithKubectl(18, 'server-side apply', LONG)("findings: the ghost label's client-side-apply leftover, in its namespace; ui --no-browser prints a URL whose proxy answers /v1 with the kubeconfig credentials", async () => {
+    // The ghost label of the first test (plugin-ghost): kubectl-client-side-apply still owns what flux released.
     const f = await plugin(['findings', '-A', '-o', 'json']);
-    expect(f.code).toBe(0);
-    expect(Array.isArray((JSON.parse(f.stdout) as { items: unknown[] }).items)).toBe(true);
-    expect((await plugin(['findings', '-n', 'plugin-ghost'])).code).toBe(0);
+    expect(f).toMatchObject({ code: 0, stderr: '' });
+    const all = JSON.parse(f.stdout) as { items: { type: string; namespace: string | null; name: string; path: string }[] };
+    expect(Object.keys(all)).toEqual(['items']);
+    expect(all.items).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'client-side-apply-leftover', namespace: 'plugin-ghost', name: 'app-config', path: GHOST_LABEL })]));
+    const ghost = await plugin(['findings', '-n', 'plugin-ghost']);
+    expect(ghost).toMatchObject({ code: 0, stderr: '' });
+    // Findings grouped under `kind/name -n ns` headings: only plugin-ghost's.
+    const headings = ghost.stdout.split('\n').filter((l) => l !== '' && !l.startsWith('  '));
+    expect(headings).toContain('configmap/app-config -n plugin-ghost');
+    expect(headings.every((h) => h.endsWith(' -n plugin-ghost'))).toBe(true);
+    expect(ghost.stdout).toContain(`\n  client-side-apply-leftover  ${GHOST_LABEL}  kubectl-client-side-apply (Update), flux-controller (Apply)\n`);
 
     // The service itself refuses a request without a token...
     expect((await fetch(`${service.url}/v1/objects?limit=1`)).status).toBe(401);

@@ -1,7 +1,8 @@
 import { formatFindings } from './findings.format.js';
 import { NO_PAINT } from './paint.js';
+import type { Finding } from './service-api.types.js';
 
-const finding = (type: string, name: string, path: string) => ({
+const finding = (type: Finding['type'], name: string, path: string): Finding => ({
   type,
   objectId: '5',
   cluster: 'prod',
@@ -11,7 +12,12 @@ const finding = (type: string, name: string, path: string) => ({
   namespace: 'default',
   name,
   path,
+  fieldsV1Path: 'f:spec.f:replicas',
   managers: [{ manager: 'horizontal-pod-autoscaler', operation: 'Update', subresource: 'scale', apiVersion: 'apps/v1' }],
+  owners: [],
+  since: '2026-11-21T10:00:00Z',
+  sinceSeq: '1',
+  message: 'contested',
 });
 
 describe('formatFindings', () => {

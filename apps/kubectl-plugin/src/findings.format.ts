@@ -1,5 +1,6 @@
 import { ownerLabel } from './owner-label.js';
 import type { Paint } from './paint.js';
+import { objectLabel } from './resource-ref.js';
 import type { Finding } from './service-api.types.js';
 
 /** Findings grouped by object: `kind/name -n ns`, then one line per finding. */
@@ -8,7 +9,7 @@ export function formatFindings(findings: readonly Finding[], p: Paint): string {
   const lines: string[] = [];
   let object = '';
   for (const f of findings) {
-    const label = `${f.kind.toLowerCase()}${f.group ? `.${f.group}` : ''}/${f.name}${f.namespace ? ` -n ${f.namespace}` : ''}`;
+    const label = objectLabel(f, f.name, f.namespace);
     if (label !== object) {
       lines.push(p.bold(label));
       object = label;

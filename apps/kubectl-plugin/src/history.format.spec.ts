@@ -1,17 +1,32 @@
 import { formatHistory } from './history.format.js';
 import { NO_PAINT } from './paint.js';
+import type { HistoryAnswer } from './service-api.types.js';
 
-const t = (seq: string, at: string, type: string, manager: string, operation: string) => ({ seq, at, type, manager, operation, subresource: '', apiVersion: 'v1' });
+const t = (seq: string, at: string, type: HistoryAnswer['transitions'][number]['type'], manager: string, operation: 'Apply' | 'Update') => ({
+  seq,
+  at,
+  type,
+  manager,
+  operation,
+  subresource: '',
+  apiVersion: 'v1',
+  owners: [],
+  from: [],
+  valueChanged: true,
+  reconstructed: false,
+  notes: [],
+});
 
 describe('formatHistory', () => {
   it('lists each transition with the value after it', () => {
-    const h = {
+    const h: HistoryAnswer = {
       path: '.spec.containers[name="nginx-container"].image',
+      fieldsV1Path: 'f:spec.f:containers.k:{"name":"nginx-container"}.f:image',
       transitions: [t('1', '2026-11-21T04:50:00Z', 'acquired', 'kubectl', 'Apply'), t('2', '2026-11-21T04:54:00Z', 'taken', 'kubectl-set', 'Update'), t('3', '2026-11-21T05:10:00Z', 'forced', 'kubectl', 'Apply')],
       values: [
-        { seq: '1', at: '2026-11-21T04:50:00Z', present: true, value: 'nginx:1.16' },
-        { seq: '2', at: '2026-11-21T04:54:00Z', present: true, value: 'nginx:1.17' },
-        { seq: '3', at: '2026-11-21T05:10:00Z', present: true, value: 'nginx:1.16' },
+        { seq: '1', at: '2026-11-21T04:50:00Z', present: true, value: 'nginx:1.16', reconstructed: false },
+        { seq: '2', at: '2026-11-21T04:54:00Z', present: true, value: 'nginx:1.17', reconstructed: false },
+        { seq: '3', at: '2026-11-21T05:10:00Z', present: true, value: 'nginx:1.16', reconstructed: false },
       ],
     };
     expect(formatHistory('pod/nginx -n web', h, NO_PAINT)).toBe(
@@ -26,6 +41,6 @@ describe('formatHistory', () => {
   });
 
   it('says so when nothing happened to the field', () => {
-    expect(formatHistory('pod/x', { path: '.spec.x', transitions: [], values: [] }, NO_PAINT)).toBe('pod/x  .spec.x\nno ownership changes recorded\n');
+    expect(formatHistory('pod/x', { path: '.spec.x', fieldsV1Path: 'f:spec.f:x', transitions: [], values: [] }, NO_PAINT)).toBe('pod/x  .spec.x\nno ownership changes recorded\n');
   });
 });

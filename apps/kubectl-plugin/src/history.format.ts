@@ -11,7 +11,7 @@ export function formatHistory(objectLabel: string, h: HistoryAnswer, p: Paint): 
   const width = Math.max(0, ...h.transitions.map((t) => t.type.length));
   for (const t of h.transitions) {
     const value = valueAt.get(t.seq);
-    const notes = [...(t.reconstructed ? ['reconstructed'] : []), ...(t.notes ?? [])];
+    const notes = [...(t.reconstructed ? ['reconstructed'] : []), ...t.notes];
     lines.push(
       `${p.dim(formatLocalTime(t.at))}  ${t.type.padEnd(width)}  ${ownerLabel(t, p)}${value === undefined ? '' : `  → ${value}`}${notes.length ? p.dim(`  [${notes.join(', ')}]`) : ''}`,
     );

@@ -18,7 +18,6 @@ const interrupted = () =>
 const code = await runPlugin(process.argv.slice(2), {
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
-  noColor: process.env['NO_COLOR'],
   write: (s) => void process.stdout.write(s),
   writeError: (s) => void process.stderr.write(s),
   readStdin,

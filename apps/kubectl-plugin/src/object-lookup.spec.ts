@@ -4,12 +4,14 @@ import type { ObjectItem } from './service-api.types.js';
 const item = (id: string, cluster: string, deleted = false, lastAt = '2026-11-21T10:00:00Z'): ObjectItem => ({
   id,
   cluster,
+  uid: `uid-${id}`,
   group: 'apps',
   version: 'v1',
   kind: 'Deployment',
   namespace: 'default',
   name: 'web',
   deleted,
+  lastSeq: id,
   lastAt,
 });
 

@@ -14,5 +14,5 @@ export function pickObject(items: readonly ObjectItem[], what: string, cluster?:
   const live = inCluster.filter((i) => !i.deleted);
   const pool = live.length > 0 ? live : inCluster;
   // The most recently seen one.
-  return [...pool].sort((a, b) => ((a.lastAt ?? '') < (b.lastAt ?? '') ? 1 : -1))[0]!;
+  return [...pool].sort((a, b) => (a.lastAt < b.lastAt ? 1 : -1))[0]!;
 }

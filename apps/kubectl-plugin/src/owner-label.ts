@@ -1,8 +1,14 @@
 import type { Paint } from './paint.js';
-import type { Owner } from './service-api.types.js';
+
+/** A field manager's identity as the answers name it (no subresource: empty, null or absent). */
+export interface ManagerIdentity {
+  readonly manager: string;
+  readonly operation: string;
+  readonly subresource?: string | null | undefined;
+}
 
 /** `kubectl-set (Update)`, `horizontal-pod-autoscaler (Update, /scale)`: a field manager's identity. */
-export function ownerLabel(o: Owner, p: Paint): string {
+export function ownerLabel(o: ManagerIdentity, p: Paint): string {
   const extra = [o.operation, ...(o.subresource ? [`/${o.subresource}`] : [])].join(', ');
   return `${p.manager(o.manager)} (${extra})`;
 }

@@ -13,7 +13,9 @@ describe('paint', () => {
     expect(paint(true).manager('kubectl')).toMatch(/^\u001b\[.*kubectl.*\u001b\[\d+m$/);
   });
 
-  it('gives a manager the same colour every time', () => {
-    expect(managerColour('flux-controller')).toBe(managerColour('flux-controller'));
+  it('gives a manager the same colour every time: one picked by its name', () => {
+    expect(managerColour('flux-controller')).toBe('cyan');
+    expect(managerColour('kubectl')).toBe('blue');
+    expect(managerColour('kubectl-set')).toBe('green');
   });
 });

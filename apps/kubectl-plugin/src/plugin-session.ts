@@ -3,9 +3,9 @@ import { discoverResourceTypes } from './discover-resources.js';
 import { pickObject } from './object-lookup.js';
 import { colourWanted, paint, type Paint } from './paint.js';
 import { failed, notFound } from './plugin.error.js';
-import { kubectlObjectName, parseObjectRef, resolveResource, type DiscoveredResource } from './resource-ref.js';
+import { objectLabel, parseObjectRef, resolveResource, type DiscoveredResource } from './resource-ref.js';
 import { connectToService, type ConnectionOptions, type ServiceConnection } from './service-connection.js';
-import type { ObjectItem, Page } from './service-api.types.js';
+import type { ObjectItem, ObjectPage } from './service-api.types.js';
 
 /** The options every command takes (kubectl's own, and where the service is). */
 export interface SessionOptions extends ConnectionOptions {
@@ -17,8 +17,9 @@ export interface SessionOptions extends ConnectionOptions {
 
 /** What the plugin reads from its environment, passed in once (main.ts reads process.env). */
 export interface PluginEnvironment {
+  /** The environment variables (NO_COLOR, SSA_AUDIT_SERVER, SSA_AUDIT_TOKEN). */
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
-  readonly noColor: string | undefined;
   readonly write: (s: string) => void;
   readonly writeError: (s: string) => void;
 }
@@ -42,7 +43,7 @@ export class PluginSession {
     readonly options: SessionOptions,
     readonly env: PluginEnvironment,
   ) {
-    this.paint = paint(colourWanted(env.stdoutIsTTY, env.noColor));
+    this.paint = paint(colourWanted(env.stdoutIsTTY, env.env['NO_COLOR']));
   }
 
   get context(): KubectlContext {
@@ -84,7 +85,7 @@ export class PluginSession {
     const ref = parseObjectRef(arg);
     const resource = await this.resolveType(ref.type);
     const namespace = resource.namespaced ? this.namespace : undefined;
-    const label = `${kubectlObjectName(resource, ref.name)}${namespace ? ` -n ${namespace}` : ''}`;
+    const label = objectLabel(resource, ref.name, namespace);
     const item = pickObject(await this.findObjects(resource, ref.name, namespace), label, this.options.cluster);
     return { resource, item, label };
   }
@@ -93,9 +94,9 @@ export class PluginSession {
   async findObjects(resource: Pick<DiscoveredResource, 'group' | 'version' | 'kind'>, name: string, namespace: string | undefined): Promise<ObjectItem[]> {
     const { client } = await this.connection();
     const query = { group: resource.group, version: resource.version, kind: resource.kind, namespace, name, cluster: this.options.cluster, limit: '500' };
-    const exact = await client.get<Page<ObjectItem>>('/v1/objects', query);
+    const exact = await client.get<ObjectPage>('/v1/objects', query);
     // The service may track the object in another version of its group than the preferred one.
-    const items = exact.items.length > 0 ? exact.items : (await client.get<Page<ObjectItem>>('/v1/objects', { ...query, version: undefined })).items;
+    const items = exact.items.length > 0 ? exact.items : (await client.get<ObjectPage>('/v1/objects', { ...query, version: undefined })).items;
     return items.filter((i) => (namespace === undefined ? !i.namespace : i.namespace === namespace));
   }
 

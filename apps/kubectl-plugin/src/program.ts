@@ -11,23 +11,15 @@ import { PluginSession, type PluginEnvironment, type SessionOptions } from './pl
 
 /** Everything the plugin takes from its process, so that it runs the same under test. */
 export interface PluginIo extends PluginEnvironment {
-  readonly env: Readonly<Record<string, string | undefined>>;
   readonly readStdin: () => Promise<string>;
   /** Resolves when the user interrupts (SIGINT/SIGTERM): `ui` serves until then. */
   readonly interrupted: () => Promise<void>;
 }
 
-interface CommonFlags {
-  namespace?: string;
-  allNamespaces?: boolean;
-  context?: string;
-  kubeconfig?: string;
-  cluster?: string;
-  server?: string;
-  token?: string;
-  serviceNamespace: string;
-  serviceName: string;
-  output?: string;
+/** The common options as commander parses them: the session's, and how to answer. */
+interface CommonFlags extends SessionOptions {
+  readonly allNamespaces?: boolean;
+  readonly output?: string;
 }
 
 const DESCRIPTION = [
@@ -52,19 +44,6 @@ function common(cmd: Command, env: PluginIo['env']): Command {
     .option('-o, --output <format>', 'json or yaml: the service\'s answer, for scripts');
 }
 
-function sessionOptions(f: CommonFlags): SessionOptions {
-  return {
-    namespace: f.namespace,
-    context: f.context,
-    kubeconfig: f.kubeconfig,
-    cluster: f.cluster,
-    server: f.server,
-    token: f.token,
-    serviceNamespace: f.serviceNamespace,
-    serviceName: f.serviceName,
-  };
-}
-
 /** Runs `kubectl ssa-audit <argv>` and answers its exit code; errors go to stderr as kubectl prints them. */
 export async function runPlugin(argv: readonly string[], io: PluginIo): Promise<ExitCode> {
   let code: ExitCode = 0;
@@ -75,7 +54,7 @@ export async function runPlugin(argv: readonly string[], io: PluginIo): Promise<
     async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
       const flags = cmd.opts<CommonFlags>();
-      session = new PluginSession(sessionOptions(flags), io);
+      session = new PluginSession(flags, io);
       const answer = await body(session, flags, ...(args.slice(0, -2) as A));
       code = (answer ?? 0) as ExitCode;
     };
@@ -123,8 +102,8 @@ export async function runPlugin(argv: readonly string[], io: PluginIo): Promise<
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      // Help and version asked for: 0. Anything commander refused (unknown flag, missing argument): bad usage.
-      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || (e.code === 'commander.help' && e.exitCode === 0) ? 0 : 2;
+      // Help asked for: 0. Anything commander refused (unknown flag, missing argument, no command): bad usage.
+      return e.exitCode === 0 ? 0 : 2;
     }
     io.writeError(`error: ${(e as Error).message}\n`);
     return exitCodeOf(e);

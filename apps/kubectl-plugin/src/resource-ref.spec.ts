@@ -1,4 +1,4 @@
-import { kubectlObjectName, parseObjectRef, resolveResource, type DiscoveredResource } from './resource-ref.js';
+import { kubectlObjectName, objectLabel, parseObjectRef, resolveResource, type DiscoveredResource } from './resource-ref.js';
 
 const r = (group: string, version: string, resource: string, kind: string, shortNames: string[] = [], namespaced = true): DiscoveredResource => ({
   group,
@@ -63,5 +63,13 @@ describe('kubectlObjectName', () => {
   it('is kind.group/name as kubectl prints it', () => {
     expect(kubectlObjectName(RESOURCES[4]!, 'web')).toBe('deployment.apps/web');
     expect(kubectlObjectName(RESOURCES[0]!, 'nginx')).toBe('pod/nginx');
+  });
+});
+
+describe('objectLabel', () => {
+  it('is the kubectl name, with -n for a namespaced object', () => {
+    expect(objectLabel(RESOURCES[4]!, 'web', 'shop')).toBe('deployment.apps/web -n shop');
+    expect(objectLabel(RESOURCES[2]!, 'shop', undefined)).toBe('namespace/shop');
+    expect(objectLabel(RESOURCES[1]!, 'app-config', null)).toBe('configmap/app-config');
   });
 });

@@ -57,3 +57,8 @@ export function kubectlObjectName(r: Pick<DiscoveredResource, 'kind' | 'group'>,
   const kind = r.kind.toLowerCase();
   return `${r.group === '' ? kind : `${kind}.${r.group}`}/${name}`;
 }
+
+/** An object as the plugin's headings name it: `deployment.apps/web -n shop`, `namespace/shop`. */
+export function objectLabel(r: Pick<DiscoveredResource, 'kind' | 'group'>, name: string, namespace: string | null | undefined): string {
+  return `${kubectlObjectName(r, name)}${namespace ? ` -n ${namespace}` : ''}`;
+}

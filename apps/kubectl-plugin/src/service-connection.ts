@@ -16,7 +16,6 @@ export interface ServiceConnection {
   readonly client: ServiceClient;
   /** The bearer token sent with every request, if any (the ui proxy adds it too). */
   readonly token: string | undefined;
-  readonly missingTokenReason: string | undefined;
   close(): Promise<void>;
 }
 
@@ -38,7 +37,7 @@ export async function connectToService(kube: KubectlContext, opts: ConnectionOpt
   }
   if (opts.server) {
     const client = new ServiceClient(opts.server, token, missingTokenReason);
-    return { client, token, missingTokenReason, close: async () => undefined };
+    return { client, token, close: async () => undefined };
   }
   const { serviceNamespace: ns, serviceName: name } = opts;
   const service = await kube.client.json<ServiceLike>(`/api/v1/namespaces/${ns}/services/${name}`).catch((e: Error) => {
@@ -50,5 +49,5 @@ export async function connectToService(kube: KubectlContext, opts: ConnectionOpt
   const choice = choosePodForService(service, pods.items ?? []);
   if (!choice.ok) throw failed(`${choice.reason} (pass --server URL)`);
   const forward = await forwardPodPort(kube, ns, choice.pod, choice.port);
-  return { client: new ServiceClient(forward.url, token, missingTokenReason), token, missingTokenReason, close: () => forward.close() };
+  return { client: new ServiceClient(forward.url, token, missingTokenReason), token, close: () => forward.close() };
 }

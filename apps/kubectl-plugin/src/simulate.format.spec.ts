@@ -3,11 +3,13 @@ import type { SimulateAnswer } from './service-api.types.js';
 import { kubectlConflictStderr } from '../../../libs/audit/src/kubectl-apply-output.js';
 import { formatPrediction, kubectlApplyOutput } from './simulate.format.js';
 
-const ok = (pruned: string[] = [], kept: SimulateAnswer['kept'] = []): SimulateAnswer => ({ objectId: '1', conflicts: [], message: null, pruned, kept, result: null });
+const ok = (pruned: string[] = [], kept: SimulateAnswer['kept'] = []): SimulateAnswer => ({ objectId: '1', conflicts: [], message: null, kubectlStderr: null, pruned, kept, result: null });
+const message = 'Apply failed with 1 conflict: conflict with "kubectl-set" using v1: .spec.x';
 const conflict: SimulateAnswer = {
   objectId: '1',
   conflicts: [{ manager: 'kubectl-set', operation: 'Update', subresource: null, apiVersion: 'v1', path: '.spec.x' }],
-  message: 'Apply failed with 1 conflict: conflict with "kubectl-set" using v1: .spec.x',
+  message,
+  kubectlStderr: kubectlConflictStderr([message]),
   pruned: [],
   kept: [],
   result: null,
@@ -31,7 +33,7 @@ describe('kubectlApplyOutput', () => {
 
 describe('formatPrediction', () => {
   it('lists pruned and kept fields as comments', () => {
-    const kept = [{ path: '.metadata.labels.a', owners: [{ manager: 'flux', operation: 'Apply', subresource: '', apiVersion: 'v1' }] }];
+    const kept: SimulateAnswer['kept'] = [{ path: '.metadata.labels.a', owners: [{ manager: 'flux', operation: 'Apply', subresource: '', apiVersion: 'v1' }] }];
     expect(formatPrediction([{ objectName: 'configmap/c', answer: ok(['.data.x'], kept) }], NO_PAINT)).toBe(
       '# configmap/c\n#   pruned .data.x\n#   kept   .metadata.labels.a  (still owned by flux (Apply))\n',
     );

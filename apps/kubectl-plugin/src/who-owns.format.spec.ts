@@ -1,10 +1,29 @@
 import { NO_PAINT } from './paint.js';
-import type { OwnershipNode } from './service-api.types.js';
+import type { FieldAnswer, Owner, OwnershipNode } from './service-api.types.js';
 import { findNode, formatWhoOwns } from './who-owns.format.js';
 
-const kcsa = { manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '', apiVersion: 'v1', since: '2026-11-21T10:00:00Z' };
-const flux = { manager: 'flux-controller', operation: 'Apply', subresource: '', apiVersion: 'v1' };
-const node = (path: string, segment: string, owners: OwnershipNode['owners'], children: OwnershipNode[] = []): OwnershipNode => ({ path, segment, owned: owners.length > 0, owners, children });
+const kcsa: Owner = { manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '', apiVersion: 'v1', since: '2026-11-21T10:00:00Z', sinceSeq: '1', sinceFirstObservation: false };
+const flux: Owner = { manager: 'flux-controller', operation: 'Apply', subresource: '', apiVersion: 'v1', since: '2026-11-21T09:00:00Z', sinceSeq: '2', sinceFirstObservation: false };
+/** `.metadata.labels` → `f:metadata.f:labels` */
+const fieldsV1 = (path: string) => path.replace(/\.([^.]+)/g, '.f:$1').slice(1);
+const node = (path: string, segment: string, owners: OwnershipNode['owners'], children: OwnershipNode[] = []): OwnershipNode => ({
+  path,
+  segment,
+  fieldsV1Path: fieldsV1(path),
+  owned: owners.length > 0,
+  owners,
+  children,
+});
+const fieldAnswer = (path: string, value: unknown, owners: Owner[]): FieldAnswer => ({
+  path,
+  fieldsV1Path: fieldsV1(path),
+  present: true,
+  value,
+  owners,
+  effectiveOwners: [],
+  deleted: false,
+  asOf: { seq: '3', at: '2026-11-21T10:00:02Z' },
+});
 const TREE = node('', '', [], [
   node('.metadata', 'metadata', [], [
     node('.metadata.labels', 'labels', [], [node('.metadata.labels.app', 'app', [flux]), node('.metadata.labels.test-data', 'test-data', [kcsa])]),
@@ -13,19 +32,19 @@ const TREE = node('', '', [], [
 
 describe('formatWhoOwns', () => {
   it('prints a leaf field with its value and owners (local time)', () => {
-    const field = { path: '.metadata.labels.test-data', fieldsV1Path: 'f:metadata.f:labels.f:test-data', present: true, value: 'true', owners: [kcsa] };
+    const field = fieldAnswer('.metadata.labels.test-data', 'true', [kcsa]);
     expect(formatWhoOwns('configmap/app-config -n shop', field, findNode(TREE, field.path), NO_PAINT)).toBe(
-      'configmap/app-config -n shop\n.metadata.labels.test-data = "true"  kubectl-client-side-apply (Update) since 2026-11-21 10:00:00 +00:00\n',
+      'configmap/app-config -n shop  as of 2026-11-21 10:00:02 +00:00 (event 3)\n.metadata.labels.test-data = "true"  kubectl-client-side-apply (Update) since 2026-11-21 10:00:00 +00:00\n',
     );
   });
 
   it('draws the owned fields under a path as a tree', () => {
-    const field = { path: '.metadata.labels', fieldsV1Path: 'f:metadata.f:labels', present: true, value: { app: 'shop' }, owners: [] };
+    const field = fieldAnswer('.metadata.labels', { app: 'shop' }, []);
     expect(formatWhoOwns('cm/x', field, findNode(TREE, '.metadata.labels'), NO_PAINT)).toBe(
       [
-        'cm/x',
+        'cm/x  as of 2026-11-21 10:00:02 +00:00 (event 3)',
         '.metadata.labels = {…}  owned by nobody',
-        '├── app  flux-controller (Apply)',
+        '├── app  flux-controller (Apply) since 2026-11-21 09:00:00 +00:00',
         '└── test-data  kubectl-client-side-apply (Update) since 2026-11-21 10:00:00 +00:00',
         '',
       ].join('\n'),

@@ -10,7 +10,7 @@ const owners = (os: readonly Owner[], p: Paint) => os.map((o) => `${ownerLabel(o
  * owned fields under it (each with its owners), as `tree` draws directories.
  */
 export function formatWhoOwns(objectLabel: string, field: FieldAnswer, subtree: OwnershipNode | undefined, p: Paint): string {
-  const lines = [`${p.bold(objectLabel)}${field.asOf ? p.dim(`  as of ${formatLocalTime(field.asOf.at)} (event ${field.asOf.seq})`) : ''}`];
+  const lines = [`${p.bold(objectLabel)}${p.dim(`  as of ${formatLocalTime(field.asOf.at)} (event ${field.asOf.seq})`)}`];
   // A map or list with owned fields under it: the tree below shows them, not the whole value.
   const nested = subtree !== undefined && subtree.children.length > 0 && typeof field.value === 'object' && field.value !== null;
   const value = nested ? (Array.isArray(field.value) ? '[…]' : '{…}') : valueLabel(field.present, field.value);

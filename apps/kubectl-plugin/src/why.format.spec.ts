@@ -7,16 +7,19 @@ describe('formatWhy', () => {
       'configmap/app-config -n shop',
       {
         path: '.metadata.labels.test-data',
+        fieldsV1Path: 'f:metadata.f:labels.f:test-data',
         present: true,
         cause: 'co-owned-after-release',
         causes: ['client-side-apply-leftover', 'co-owned-after-release'],
         message: 'flux-controller stopped applying .metadata.labels.test-data, but kubectl-client-side-apply (Update) still owns it',
-        releasedBy: { manager: 'flux-controller', operation: 'Apply', subresource: '', apiVersion: 'v1', at: '2026-11-21T10:00:03Z', seq: '6' },
-        remainingOwners: [{ manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '', apiVersion: 'v1' }],
+        releasedBy: { manager: 'flux-controller', operation: 'Apply', subresource: '', at: '2026-11-21T10:00:03Z', seq: '6' },
+        remainingOwners: [{ manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '', apiVersion: 'v1', since: '2026-11-21T10:00:00Z', sinceSeq: '1', via: 'self', index: 0 }],
         remedies: [
-          { kind: 'csa-migration', summary: 'apply server-side', command: 'kubectl apply --server-side -n shop -f <manifest>', commands: ['kubectl apply --server-side -n shop -f <manifest>'], warning: null },
-          { kind: 'delete-field', summary: 'delete it', command: 'kubectl label configmap/app-config -n shop test-data-', commands: [], warning: 'it comes back' },
+          { kind: 'csa-migration', summary: 'apply server-side', command: 'kubectl apply --server-side -n shop -f <manifest>', commands: ['kubectl apply --server-side -n shop -f <manifest>'], patch: null, warning: null },
+          { kind: 'delete-field', summary: 'delete it', command: 'kubectl label configmap/app-config -n shop test-data-', commands: [], patch: null, warning: 'it comes back' },
         ],
+        notes: [],
+        objectDeleted: false,
       },
       NO_PAINT,
     );

@@ -1,4 +1,4 @@
-import { discoverResources, matchesPattern, resourceKey, selectResources, type ApiResource } from './discovery.js';
+import { discoverResources, fetchGroupVersionResources, matchesPattern, resourceKey, selectResources, type ApiResource } from './discovery.js';
 import type { KubeClient } from './kube-client.js';
 import { KubeError } from './kube.exception.js';
 
@@ -22,6 +22,28 @@ describe('resource selection', () => {
     const defaults = ['events', 'events.events.k8s.io', 'leases.coordination.k8s.io', 'endpointslices.discovery.k8s.io', 'endpoints'];
     expect(selectResources(all, ['*'], defaults).map(resourceKey)).toEqual(['pods', 'widgets.example.com', 'deployments.apps']);
     expect(selectResources(all, ['*.example.com', 'pods'], []).map(resourceKey)).toEqual(['pods', 'widgets.example.com']);
+  });
+});
+
+describe('fetchGroupVersionResources', () => {
+  it('serves each group-version as discovery lists it, the core group first, subresources left out; /api/v1 asked before /apis answers', async () => {
+    const asked: string[] = [];
+    const c = {
+      json: (path: string) => {
+        asked.push(path);
+        const answers: Record<string, unknown> = {
+          '/api/v1': { resources: [{ name: 'pods', singularName: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], verbs: ['get', 'list', 'watch'] }, { name: 'pods/log', kind: 'Pod', namespaced: true }] },
+          '/apis': { groups: [{ name: 'apps', preferredVersion: { version: 'v1' }, versions: [{ version: 'v1beta1' }] }] },
+          '/apis/apps/v1': { resources: [{ name: 'deployments', singularName: '', kind: 'Deployment', namespaced: true }] },
+        };
+        return Promise.resolve(answers[path]);
+      },
+    } as unknown as KubeClient;
+    expect(await fetchGroupVersionResources(c)).toEqual([
+      { group: '', version: 'v1', resources: [{ name: 'pods', singularName: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], verbs: ['get', 'list', 'watch'] }] },
+      { group: 'apps', version: 'v1', resources: [{ name: 'deployments', singularName: '', kind: 'Deployment', namespaced: true }] },
+    ]);
+    expect(asked).toEqual(['/api/v1', '/apis', '/apis/apps/v1']);
   });
 });
 

@@ -10,9 +10,25 @@ export interface ApiResource {
   readonly namespaced: boolean;
 }
 
+/** A resource as a group-version's discovery document (`APIResourceList`) serves it. */
+export interface ServedResource {
+  readonly name: string;
+  readonly singularName?: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly verbs?: readonly string[];
+}
+
+/** The resources one group-version serves (subresources left out). */
+export interface GroupVersionResources {
+  readonly group: string;
+  readonly version: string;
+  readonly resources: readonly ServedResource[];
+}
+
 interface ResourceList {
-  readonly groupVersion?: string;
-  readonly resources?: readonly { name: string; kind: string; namespaced: boolean; verbs?: readonly string[] }[];
+  readonly resources?: readonly ServedResource[];
 }
 interface GroupList {
   readonly groups?: readonly { name: string; preferredVersion?: { version: string }; versions?: readonly { version: string }[] }[];
@@ -25,10 +41,10 @@ export const resourceKey = (r: Pick<ApiResource, 'group' | 'resource'>): string 
 export const groupVersionPath = (r: Pick<ApiResource, 'group' | 'version'>): string => (r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`);
 
 /**
- * Every resource that supports list and watch (subresources left out), each once, in its group's
- * preferred version — the same objects are served by every version, so one watch suffices.
+ * The cluster's discovery: the resources of the core group (`/api/v1`) and of every group of `/apis`
+ * in its preferred version, in discovery order (the core group first), subresources left out.
  */
-export async function discoverResources(client: KubeClient, signal?: AbortSignal): Promise<ApiResource[]> {
+export async function fetchGroupVersionResources(client: KubeClient, signal?: AbortSignal): Promise<GroupVersionResources[]> {
   const opts = signal ? { signal } : {};
   // Every request starts at once and is awaited below; each is marked handled now, so one that
   // fails after an earlier await threw (an unreachable cluster) is no unhandled rejection, which
@@ -44,7 +60,7 @@ export async function discoverResources(client: KubeClient, signal?: AbortSignal
     const version = g.preferredVersion?.version ?? g.versions?.[0]?.version;
     if (version) lists.push({ group: g.name, version, list: request(`/apis/${g.name}/${version}`) });
   }
-  const out: ApiResource[] = [];
+  const out: GroupVersionResources[] = [];
   for (const { group, version, list } of lists) {
     let rl: ResourceList;
     try {
@@ -56,8 +72,19 @@ export async function discoverResources(client: KubeClient, signal?: AbortSignal
       if (group === '' || !(e instanceof KubeError) || e.status === undefined) throw e;
       continue;
     }
-    for (const r of rl.resources ?? []) {
-      if (r.name.includes('/')) continue;
+    out.push({ group, version, resources: (rl.resources ?? []).filter((r) => !r.name.includes('/')) });
+  }
+  return out;
+}
+
+/**
+ * Every resource that supports list and watch (subresources left out), each once, in its group's
+ * preferred version — the same objects are served by every version, so one watch suffices.
+ */
+export async function discoverResources(client: KubeClient, signal?: AbortSignal): Promise<ApiResource[]> {
+  const out: ApiResource[] = [];
+  for (const { group, version, resources } of await fetchGroupVersionResources(client, signal)) {
+    for (const r of resources) {
       const verbs = r.verbs ?? [];
       if (!verbs.includes('list') || !verbs.includes('watch')) continue;
       out.push({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced });

@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { PortForward } from '@kubernetes/client-node';
 import type { KubectlContext } from './kubectl-context.js';
 
@@ -12,7 +12,11 @@ export interface PodPortForward {
 /** Listens on 127.0.0.1 (a random port) and forwards each connection to `pod`:`port` through the apiserver. */
 export async function forwardPodPort(context: KubectlContext, namespace: string, pod: string, port: number): Promise<PodPortForward> {
   const forward = new PortForward(context.config, true);
+  // The open connections: fetch keeps them alive, and server.close() would wait for every one.
+  const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     forward.portForward(namespace, pod, [port], socket, null, socket).catch((e: unknown) => socket.destroy(e instanceof Error ? e : new Error(String(e))));
   });
   await new Promise<void>((resolve, reject) => {
@@ -22,6 +26,10 @@ export async function forwardPodPort(context: KubectlContext, namespace: string,
   const { port: local } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${local}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
   };
 }

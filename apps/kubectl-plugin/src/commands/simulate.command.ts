@@ -52,8 +52,8 @@ export async function simulate(
     // kubectl fills in the namespace of a namespaced object from -n or the context.
     const namespace = resource.namespaced ? ((m.metadata?.['namespace'] as string | undefined) ?? session.namespace) : undefined;
     const manifest = namespace ? { ...m, metadata: { ...m.metadata, namespace } } : m;
-    const tracked = await session.findObjects({ group, version, kind }, name, namespace);
-    const cluster = session.options.cluster ?? tracked[0]?.cluster ?? session.context.contextName;
+    // --cluster, else the cluster that tracks the object, else the context's cluster as the service names it.
+    const cluster = session.options.cluster ?? (await session.findObjects({ group, version, kind }, name, namespace))[0]?.cluster ?? session.context.client.cluster;
     const answer = await client.post<SimulateAnswer>('/v1/simulate/apply', { cluster, manager: opts.fieldManager, force: opts.forceConflicts, manifest });
     applies.push({ objectName: kubectlObjectName(resource, name), answer }); // kubectl goes on past a conflicting object
   }
