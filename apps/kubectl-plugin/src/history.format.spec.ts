@@ -44,3 +44,11 @@ describe('formatHistory', () => {
     expect(formatHistory('pod/x', { path: '.spec.x', fieldsV1Path: 'f:spec.f:x', transitions: [], values: [] }, NO_PAINT)).toBe('pod/x  .spec.x\nno ownership changes recorded\n');
   });
 });
+
+describe('formatHistory of a deleted object', () => {
+  it('prints a removal by an unknown writer as such', () => {
+    const removed = { ...t('4', '2026-11-21T05:20:00Z', 'removed', 'x', 'Update'), manager: null, operation: null, subresource: null, apiVersion: null, notes: ['object-deleted'] };
+    const h: HistoryAnswer = { path: '.data.color', fieldsV1Path: 'f:data.f:color', transitions: [removed], values: [{ seq: '4', at: '2026-11-21T05:20:00Z', present: false, value: null, reconstructed: false }] };
+    expect(formatHistory('configmap/app-config -n shop', h, NO_PAINT).split('\n')[1]).toBe('2026-11-21 05:20:00 +00:00  removed  (writer unknown)  → <absent>  [object-deleted]');
+  });
+});

@@ -12,8 +12,9 @@ export function formatHistory(objectLabel: string, h: HistoryAnswer, p: Paint): 
   for (const t of h.transitions) {
     const value = valueAt.get(t.seq);
     const notes = [...(t.reconstructed ? ['reconstructed'] : []), ...t.notes];
+    const writer = t.manager === null || t.operation === null ? p.dim('(writer unknown)') : ownerLabel({ ...t, manager: t.manager, operation: t.operation }, p);
     lines.push(
-      `${p.dim(formatLocalTime(t.at))}  ${t.type.padEnd(width)}  ${ownerLabel(t, p)}${value === undefined ? '' : `  → ${value}`}${notes.length ? p.dim(`  [${notes.join(', ')}]`) : ''}`,
+      `${p.dim(formatLocalTime(t.at))}  ${t.type.padEnd(width)}  ${writer}${value === undefined ? '' : `  → ${value}`}${notes.length ? p.dim(`  [${notes.join(', ')}]`) : ''}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -17,12 +17,5 @@ export type ObjectItem = ListObjectsResponseDto['items'][number];
 export type Finding = ListFindingsResponseDto['items'][number];
 export type OwnershipNode = OwnershipResponseDto['tree'];
 
-type HistoryTransition = FieldHistoryResponseDto['transitions'][number];
-/**
- * `GET /v1/objects/{id}/fields/history`, except that the service answers `manager` and `operation`
- * null for a writer it does not know (the `removed` transitions of a deleted object), which
- * history.format does not handle yet.
- */
-export type HistoryAnswer = Omit<FieldHistoryResponseDto, 'transitions'> & {
-  readonly transitions: (Omit<HistoryTransition, 'manager' | 'operation'> & { readonly manager: string; readonly operation: string })[];
-};
+/** `GET /v1/objects/{id}/fields/history` (`manager` and `operation` are null where the writer is unknown: a deleted object's `removed`). */
+export type HistoryAnswer = FieldHistoryResponseDto;

@@ -42,3 +42,17 @@ describe('formatWhy', () => {
     );
   });
 });
+
+describe('formatWhy notes', () => {
+  it('prints each note by its message', () => {
+    const out = formatWhy(
+      'configmap/app-config -n shop',
+      {
+        path: '.data.color', fieldsV1Path: 'f:data.f:color', present: false, cause: 'object-deleted', causes: ['object-deleted'], message: '',
+        releasedBy: null, remainingOwners: [], remedies: [], notes: [{ code: 'watch-gap', message: 'writes in between are not known' }], objectDeleted: true,
+      },
+      NO_PAINT,
+    );
+    expect(out.split('\n')).toContain('note: writes in between are not known');
+  });
+});

@@ -11,7 +11,7 @@ export function formatWhy(objectLabel: string, x: Explanation, p: Paint): string
   if (x.message) lines.push(x.message);
   if (x.releasedBy) lines.push(`released by: ${ownerLabel(x.releasedBy, p)}${x.releasedBy.at ? ` at ${formatLocalTime(x.releasedBy.at)}` : ''}`);
   lines.push(`still owned by: ${x.remainingOwners.length ? x.remainingOwners.map((o) => ownerLabel(o, p)).join(', ') : 'nobody'}`);
-  for (const n of x.notes ?? []) lines.push(p.dim(`note: ${n}`));
+  for (const n of x.notes) lines.push(p.dim(`note: ${n.message}`));
   if (x.remedies.length) {
     lines.push('', 'remedies:');
     x.remedies.forEach((r, i) => {

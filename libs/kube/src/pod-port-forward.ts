@@ -17,7 +17,9 @@ export async function forwardPodPort(context: KubectlContext, namespace: string,
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    forward.portForward(namespace, pod, [port], socket, null, socket).catch((e: unknown) => socket.destroy(e instanceof Error ? e : new Error(String(e))));
+    // A failed forward closes the connection (the client's request then fails and says so); a socket
+    // destroyed with an error and no listener for it would crash the process instead.
+    forward.portForward(namespace, pod, [port], socket, null, socket).catch(() => socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
