@@ -120,9 +120,15 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     await label.getByLabel('co-owned').waitFor();
     await shoot('object-slider');
 
-    // Back to now; a new label arrives through the event stream, no reload.
+    // Back to now; a new label arrives through the event stream, no reload. The label is written
+    // only once the page has re-read the ownership of now, so that read cannot be what shows it.
+    const nowRead = page.waitForResponse((r) => {
+      const u = new URL(r.url());
+      return u.pathname === `/v1/objects/${id}/ownership` && u.search === '?values=true';
+    });
     await page.keyboard.press('End');
     await page.waitForURL((u) => !u.searchParams.has('at'));
+    await nowRead;
     await k.ok(['label', 'configmap', 'app-config', '-n', GHOST_NS, 'live=yes']);
     await page.getByRole('button', { name: 'Open field .metadata.labels.live' }).waitFor({ timeout: 60_000 });
   });
@@ -173,7 +179,8 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     expect(await today.innerText()).toContain(POD_IMAGE);
   });
 
-  it('findings and managers pages, filtered from the URL', async () => {
+  // The tests below read the ConfigMap the ghost-label test writes: without kubectl they skip with it.
+  itWithKubectl(18, 'server-side apply', 60_000)('findings and managers pages, filtered from the URL', async () => {
     await page.goto(`${service.url}/ui/findings?type=client-side-apply-leftover`);
     const findings = page.getByRole('table', { name: 'Findings' });
     await findings.getByRole('link', { name: `ConfigMap ${GHOST_NS}/app-config ${GHOST_LABEL}` }).waitFor();
@@ -183,9 +190,9 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     const fields = page.getByRole('region', { name: 'Fields of kubectl-client-side-apply' });
     await fields.getByRole('link', { name: `ConfigMap ${GHOST_NS}/app-config` }).waitFor();
     await fields.getByRole('link', { name: GHOST_LABEL }).waitFor();
-  }, 60_000);
+  });
 
-  it('says an unknown object is not found or not visible; fits a phone-sized window', async () => {
+  itWithKubectl(18, 'server-side apply', 60_000)('says an unknown object is not found or not visible; fits a phone-sized window', async () => {
     await page.goto(`${service.url}/ui/objects/99999999`);
     await page.getByRole('alert').getByText('not found, or not visible').waitFor();
     const { id } = await objectOf('ConfigMap', GHOST_NS, 'app-config');
@@ -202,9 +209,9 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     // Offline: every request of every page so far went to the service itself (no CDN, fonts or scripts from elsewhere).
     expect(requested.filter((u) => !u.startsWith(`${service.url}/`) && !u.startsWith('data:'))).toEqual([]);
     expect(requested.some((u) => u.includes('/ui/assets/'))).toBe(true);
-  }, 60_000);
+  });
 
-  it('with AUTH_MODE=kubernetes: the page loads without a token, asks for one on 401, and uses the pasted one', async () => {
+  itWithKubectl(18, 'server-side apply', 180_000)('with AUTH_MODE=kubernetes: the page loads without a token, asks for one on 401, and uses the pasted one', async () => {
     const authCtx = await createTestContext('ui-auth');
     const guarded = await startBuiltService(authCtx, k.kubeconfig, { AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1' });
     const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -223,5 +230,5 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
       await guarded.stop();
       await authCtx.dispose();
     }
-  }, 180_000);
+  });
 });

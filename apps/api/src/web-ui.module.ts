@@ -19,7 +19,9 @@ function webUiRoot(): string | undefined {
 /**
  * Serves the web UI's static files at /ui, with the SPA fallback (any other /ui/… path answers
  * index.html, so shared links open). Express static middleware, so no guard runs on them: the UI
- * itself calls /v1 with the user's token. Absent when the UI was not built.
+ * itself calls /v1 with the user's token. Absent when the UI was not built. express.static's
+ * defaults hold: `index.html` for /ui/, `Cache-Control: public, max-age=0` (a new build shows at
+ * once; the assets' names carry their hash).
  */
 @Module({})
 export class WebUiModule {
@@ -32,7 +34,6 @@ export class WebUiModule {
         ServeStaticModule.forRoot({
           rootPath,
           serveRoot: WEB_UI_PATH,
-          serveStaticOptions: { index: 'index.html', fallthrough: true, maxAge: 0 },
         }),
       ],
     };

@@ -7,11 +7,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-
-  /** 401: no token, or one the cluster does not accept. */
-  get needsToken(): boolean {
-    return this.status === 401;
-  }
 }
 
 /** What to tell the reader about a failed call, in words. */

@@ -1,5 +1,10 @@
 // The shapes of the API's answers the UI reads (README, "REST API").
 
+// The engine's own union (a type: nothing of the engine enters the bundle).
+import type { TransitionType } from '../../../../libs/ssa-engine/src/ownership/diff-snapshots';
+
+export type { TransitionType };
+
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
@@ -54,9 +59,6 @@ export interface Ownership {
   asOf: AsOf;
   tree: FieldNode;
 }
-
-export const TRANSITION_TYPES = ['acquired', 'shared', 'taken', 'forced', 'pruned', 'kept', 'removed', 'orphaned'] as const;
-export type TransitionType = (typeof TRANSITION_TYPES)[number];
 
 export interface Transition extends Identity {
   at: string;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { apiCall } from './api-client';
 import type { Page } from './api-types';
 
@@ -6,15 +6,13 @@ export interface ApiState<T> {
   data: T | undefined;
   error: unknown;
   loading: boolean;
-  reload: () => void;
 }
 
-/** Runs `load` (none when null) and again whenever one of `deps` changes, or `reload` is called; aborts the one it replaces. */
-function useLoaded<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[]): ApiState<T> {
+/** Runs `load` (none when null) and again whenever one of `deps` changes; aborts the one it replaces. */
+export function useLoaded<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[]): ApiState<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(false);
-  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     if (load === null) return undefined;
     const abort = new AbortController();
@@ -33,12 +31,11 @@ function useLoaded<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: 
     );
     return () => abort.abort();
     // `load` is a new closure every render; what it reads is in `deps`.
-  }, [...deps, load === null, generation]);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { data, error, loading, reload };
+  }, [...deps, load === null]);
+  return { data, error, loading };
 }
 
-/** GETs `path` (none when null) and again whenever it or `refreshKey` changes, or `reload` is called. */
+/** GETs `path` (none when null) and again whenever it or `refreshKey` changes. */
 export function useApi<T>(path: string | null, refreshKey?: unknown): ApiState<T> {
   return useLoaded(path === null ? null : (signal) => apiCall<T>(path, { signal }), [path, refreshKey]);
 }

@@ -2,7 +2,9 @@ import { Alert, Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { query } from '../api/api-client';
 import type { Explanation, FieldHistory } from '../api/api-types';
 import { StatusView } from '../api/status-view';
+import { timeText } from '../api/time-text';
 import { useApi } from '../api/use-api';
+import { identityKey } from '../managers/identity-key';
 import { ManagerChip } from '../managers/manager-chip';
 import { valueText } from '../object/field-tree';
 import { CopyText } from './copy-text';
@@ -33,11 +35,11 @@ function ExplainView({ x }: { x: Explanation }) {
       </Group>
       <Alert color={x.present ? 'blue' : 'gray'} title="Cause">{x.message}</Alert>
       {x.releasedBy && (
-        <Group gap="xs"><Text size="sm">Released by</Text><ManagerChip owner={x.releasedBy} /><Text size="sm">{x.releasedBy.at?.replace('.000Z', 'Z')} {x.releasedBy.seq ? `(#${x.releasedBy.seq})` : ''}</Text></Group>
+        <Group gap="xs"><Text size="sm">Released by</Text><ManagerChip owner={x.releasedBy} /><Text size="sm">{x.releasedBy.at && timeText(x.releasedBy.at)} {x.releasedBy.seq ? `(#${x.releasedBy.seq})` : ''}</Text></Group>
       )}
       <Group gap="xs">
         <Text size="sm">Remaining owners:</Text>
-        {x.remainingOwners.length === 0 ? <Text size="sm">none</Text> : x.remainingOwners.map((o) => <ManagerChip key={`${o.manager}-${o.operation}-${o.subresource}`} owner={o} />)}
+        {x.remainingOwners.length === 0 ? <Text size="sm">none</Text> : x.remainingOwners.map((o) => <ManagerChip key={identityKey(o)} owner={o} />)}
       </Group>
       {x.notes.map((n) => <Text key={n} size="sm" c="dimmed">{n}</Text>)}
       <Title order={4}>Remedies</Title>
@@ -70,9 +72,9 @@ function HistoryTable({ h }: { h: FieldHistory }) {
             const v = valueAt.get(t.seq);
             return (
               <Table.Tr key={`${t.seq}-${t.manager}-${t.type}`}>
-                <Table.Td>#{t.seq} {t.at.replace('.000Z', 'Z')}</Table.Td>
+                <Table.Td>#{t.seq} {timeText(t.at)}</Table.Td>
                 <Table.Td><Group gap={4}><Text size="sm">{t.type}</Text><ManagerChip owner={t} />{t.reconstructed && <Badge size="xs">reconstructed</Badge>}{t.notes.map((n) => <Badge key={n} size="xs" color="orange">{n}</Badge>)}</Group></Table.Td>
-                <Table.Td><Group gap={4}>{t.owners.map((o) => <ManagerChip key={`${o.manager}-${o.operation}-${o.subresource}`} owner={o} />)}</Group></Table.Td>
+                <Table.Td><Group gap={4}>{t.owners.map((o) => <ManagerChip key={identityKey(o)} owner={o} />)}</Group></Table.Td>
                 <Table.Td>{v ? (v.present ? <code>{valueText(v.value)}</code> : <em>absent</em>) : ''}</Table.Td>
               </Table.Tr>
             );

@@ -8,10 +8,10 @@ export function identityText(o: Pick<Identity, 'manager' | 'operation' | 'subres
 }
 
 /** A manager identity as a chip: its colour, its letters and border pattern, operation and subresource. */
-export function ManagerChip({ owner, title }: { owner: Pick<Identity, 'manager' | 'operation' | 'subresource'> & { apiVersion?: string }; title?: string }) {
+export function ManagerChip({ owner }: { owner: Pick<Identity, 'manager' | 'operation' | 'subresource'> & { apiVersion?: string } }) {
   const s = managerStyle(owner.manager);
   return (
-    <Tooltip label={title ?? `${identityText(owner)}${owner.apiVersion ? ` · ${owner.apiVersion}` : ''}`} withArrow openDelay={300}>
+    <Tooltip label={`${identityText(owner)}${owner.apiVersion ? ` · ${owner.apiVersion}` : ''}`} withArrow openDelay={300}>
       <Badge
         variant="outline"
         radius="sm"
@@ -27,8 +27,8 @@ export function ManagerChip({ owner, title }: { owner: Pick<Identity, 'manager' 
   );
 }
 
-/** The manager's badge letters on its colour (also used in the timeline's lanes). */
-export function LetterMark({ manager }: { manager: string }) {
+/** The manager's badge letters on its colour, at the start of its chip. */
+function LetterMark({ manager }: { manager: string }) {
   const s = managerStyle(manager);
   return (
     <span aria-hidden="true" style={{ background: s.color, color: '#000', borderRadius: 3, padding: '0 3px', fontSize: 10, fontWeight: 700 }}>

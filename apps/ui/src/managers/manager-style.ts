@@ -14,7 +14,7 @@ export interface ManagerStyle {
 }
 
 /** A stable hash of the name (FNV-1a), so a manager keeps its look across pages and reloads. */
-export function nameHash(name: string): number {
+function nameHash(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) {
     h ^= name.charCodeAt(i);

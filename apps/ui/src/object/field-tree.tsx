@@ -1,5 +1,6 @@
 import { Badge, Group, UnstyledButton } from '@mantine/core';
 import type { FieldNode } from '../api/api-types';
+import { identityKey } from '../managers/identity-key';
 import { ManagerChip } from '../managers/manager-chip';
 
 /** A value as it reads in YAML-ish text, cut short. */
@@ -31,7 +32,7 @@ function FieldRow({ node, depth, selected, onOpen }: { node: FieldNode; depth: n
         </UnstyledButton>
         {'value' in node && <code data-testid="field-value">{valueText(node.value)}</code>}
         {coOwned && <Badge size="sm" color="grape" variant="filled" aria-label="co-owned">co-owned ({node.owners.length})</Badge>}
-        {node.owners.map((o) => <ManagerChip key={`${o.manager}-${o.operation}-${o.subresource}`} owner={o} />)}
+        {node.owners.map((o) => <ManagerChip key={identityKey(o)} owner={o} />)}
       </Group>
       {node.children.length > 0 && (
         <ul style={{ listStyle: 'none', paddingLeft: 0, margin: 0 }}>

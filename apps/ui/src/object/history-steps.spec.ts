@@ -1,5 +1,6 @@
 import type { Transition } from '../api/api-types';
-import { compareSeq, historySteps, stepSummary } from './history-steps';
+import { compareSeq } from '../../../../libs/audit/src/seq.util';
+import { historySteps, stepSummary } from './history-steps';
 
 const t = (seq: string, type: Transition['type'], manager: string): Transition => ({
   seq, at: `2026-01-01T00:00:0${seq.length}Z`, type, manager, operation: 'Apply', subresource: '', apiVersion: 'v1',

@@ -1,3 +1,4 @@
+import { compareSeq } from '../../../../libs/audit/src/seq.util';
 import type { Transition } from '../api/api-types';
 
 /** One moment of the object's history the slider can stop at: an event that changed ownership. */
@@ -16,11 +17,6 @@ export function historySteps(transitions: readonly Transition[]): HistoryStep[] 
     bySeq.set(t.seq, step);
   }
   return [...bySeq.values()].sort((a, b) => compareSeq(a.seq, b.seq));
-}
-
-/** Sequence numbers are decimal strings of any length: compare them as numbers. */
-export function compareSeq(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** What a step did, in a few words: `shared flux-controller, kept flux-controller`. */

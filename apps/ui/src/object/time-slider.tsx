@@ -1,4 +1,5 @@
 import { Group, Slider, Text } from '@mantine/core';
+import { timeText } from '../api/time-text';
 import { type HistoryStep, stepSummary } from './history-steps';
 
 /**
@@ -9,7 +10,7 @@ export function TimeSlider({ steps, index, onChange }: { steps: HistoryStep[]; i
   if (steps.length === 0) return null;
   const describe = (i: number) => {
     const s = steps[i]!;
-    return `${i === steps.length - 1 ? 'now: ' : ''}#${s.seq} at ${s.at.replace('.000Z', 'Z')}: ${stepSummary(s)}`;
+    return `${i === steps.length - 1 ? 'now: ' : ''}#${s.seq} at ${timeText(s.at)}: ${stepSummary(s)}`;
   };
   return (
     <section aria-label="Time">

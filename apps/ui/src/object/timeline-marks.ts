@@ -1,8 +1,6 @@
+import { compareSeq } from '../../../../libs/audit/src/seq.util';
 import type { Transition } from '../api/api-types';
-import { compareSeq } from './history-steps';
-
-/** A manager identity's lane. */
-export const laneKey = (t: Pick<Transition, 'manager' | 'operation' | 'subresource'>) => `${t.manager}\u0000${t.operation}\u0000${t.subresource ?? ''}`;
+import { identityKey } from '../managers/identity-key';
 
 /** One mark: the transitions of one type by one identity in one event (several fields at once are one mark). */
 export interface TimelineMark {
@@ -23,19 +21,20 @@ export interface TimelineLayout {
 export function timelineLayout(transitions: readonly Transition[]): TimelineLayout {
   const sorted = [...transitions].sort((a, b) => compareSeq(a.seq, b.seq));
   const columns = [...new Set(sorted.map((t) => t.seq))];
+  const columnOf = new Map(columns.map((seq, i) => [seq, i]));
   const laneOf = new Map<string, number>();
   const lanes: Transition[] = [];
   for (const t of sorted) {
-    if (!laneOf.has(laneKey(t))) {
-      laneOf.set(laneKey(t), lanes.length);
+    if (!laneOf.has(identityKey(t))) {
+      laneOf.set(identityKey(t), lanes.length);
       lanes.push(t);
     }
   }
   const marks = new Map<string, TimelineMark>();
   const slots = new Map<string, number>();
   for (const t of sorted) {
-    const lane = laneOf.get(laneKey(t))!;
-    const column = columns.indexOf(t.seq);
+    const lane = laneOf.get(identityKey(t))!;
+    const column = columnOf.get(t.seq)!;
     const key = `${lane}:${column}:${t.type}`;
     const mark = marks.get(key);
     if (mark) {

@@ -1,7 +1,8 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Transition, TransitionType } from '../api/api-types';
+import { timeText } from '../api/time-text';
 import { identityText } from '../managers/manager-chip';
 import { managerStyle } from '../managers/manager-style';
 import { timelineLayout, type TimelineMark } from './timeline-marks';
@@ -21,7 +22,7 @@ function markDetail(m: TimelineMark): string {
   const t = m.transitions[0]!;
   const on = m.transitions.length === 1 ? t.path : `${m.transitions.length} fields: ${m.transitions.map((x) => x.path).join(', ')}`;
   const from = [...new Set(m.transitions.flatMap((x) => x.from.map((f) => f.manager)))];
-  return `${t.type} by ${identityText(t)} on ${on} at ${t.at.replace('.000Z', 'Z')} (#${t.seq})${from.length ? `, from ${from.join(', ')}` : ''}`;
+  return `${t.type} by ${identityText(t)} on ${on} at ${timeText(t.at)} (#${t.seq})${from.length ? `, from ${from.join(', ')}` : ''}`;
 }
 
 /**
@@ -32,7 +33,7 @@ function markDetail(m: TimelineMark): string {
 export function Timeline({ transitions, onOpen }: { transitions: Transition[]; onOpen: (path: string) => void }) {
   const [zoom, setZoom] = useState(1);
   const { ref, width: available } = useElementSize();
-  const { columns, lanes, marks } = timelineLayout(transitions);
+  const { columns, lanes, marks } = useMemo(() => timelineLayout(transitions), [transitions]);
   const step = Math.max(MIN_STEP, (available - LABEL_WIDTH - 20) / Math.max(columns.length, 1)) * zoom;
   const width = LABEL_WIDTH + Math.max(columns.length, 1) * step + 20;
   const height = TOP + lanes.length * LANE_HEIGHT;

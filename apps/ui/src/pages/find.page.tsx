@@ -1,9 +1,12 @@
 import { Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { compareSeq } from '../../../../libs/audit/src/seq.util';
 import { apiCall, query } from '../api/api-client';
 import type { Finding, Page, TrackedObject, Transition } from '../api/api-types';
 import { StatusView } from '../api/status-view';
-import { useApi } from '../api/use-api';
+import { timeText } from '../api/time-text';
+import { useApi, useLoaded } from '../api/use-api';
+import { identityKey } from '../managers/identity-key';
 import { ManagerChip } from '../managers/manager-chip';
 import { Link } from '../routing/link';
 import { href, navigate } from '../routing/route';
@@ -11,6 +14,9 @@ import { href, navigate } from '../routing/route';
 const FILTERS = ['cluster', 'kind', 'namespace', 'name', 'manager'] as const;
 
 export const objectLabel = (o: Pick<TrackedObject, 'kind' | 'namespace' | 'name'>) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+
+/** The most recently changed objects first. */
+const byLastChange = (a: TrackedObject, b: TrackedObject) => (b.lastAt ?? '').localeCompare(a.lastAt ?? '');
 
 /** Landing page: find objects by cluster, kind, namespace, name and manager; what changed lately. */
 export function FindPage({ params }: { params: URLSearchParams }) {
@@ -48,7 +54,7 @@ export function FindPage({ params }: { params: URLSearchParams }) {
 
 function ObjectTable({ items }: { items: TrackedObject[] }) {
   if (items.length === 0) return <Text>No object matches.</Text>;
-  const sorted = [...items].sort((a, b) => (b.lastAt ?? '').localeCompare(a.lastAt ?? ''));
+  const sorted = [...items].sort(byLastChange);
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped highlightOnHover aria-label="Objects">
@@ -61,7 +67,7 @@ function ObjectTable({ items }: { items: TrackedObject[] }) {
               <Table.Td><Link to={href(`/objects/${o.id}`)}>{objectLabel(o)}</Link>{o.deleted ? ' (deleted)' : ''}</Table.Td>
               <Table.Td>{o.cluster}</Table.Td>
               <Table.Td>{o.group ? `${o.group}/` : ''}{o.version}</Table.Td>
-              <Table.Td>{o.lastAt ? new Date(o.lastAt).toISOString().replace('.000Z', 'Z') : ''}</Table.Td>
+              <Table.Td>{o.lastAt ? timeText(new Date(o.lastAt).toISOString()) : ''}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -72,16 +78,12 @@ function ObjectTable({ items }: { items: TrackedObject[] }) {
 
 /** The latest transitions of the most recently changed objects listed. */
 function RecentTransitions({ objects }: { objects: TrackedObject[] }) {
-  const [rows, setRows] = useState<(Transition & { object: TrackedObject })[]>([]);
-  const recent = [...objects].sort((a, b) => (b.lastAt ?? '').localeCompare(a.lastAt ?? '')).slice(0, 5);
-  const key = recent.map((o) => `${o.id}:${o.lastSeq}`).join(',');
-  useEffect(() => {
-    let live = true;
-    Promise.all(recent.map(async (o) => (await apiCall<Page<Transition>>(`/v1/objects/${o.id}/transitions?limit=10`)).items.map((t) => ({ ...t, object: o }))))
-      .then((all) => live && setRows(all.flat().sort((a, b) => Number(b.seq) - Number(a.seq)).slice(0, 12)), () => undefined);
-    return () => { live = false; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  const recent = [...objects].sort(byLastChange).slice(0, 5);
+  const latest = useLoaded(async (signal) => {
+    const all = await Promise.all(recent.map(async (o) => (await apiCall<Page<Transition>>(`/v1/objects/${o.id}/transitions?limit=10`, { signal })).items.map((t) => ({ ...t, object: o }))));
+    return all.flat().sort((a, b) => compareSeq(b.seq, a.seq)).slice(0, 12);
+  }, [recent.map((o) => `${o.id}:${o.lastSeq}`).join(',')]);
+  const rows = latest.data ?? [];
   if (rows.length === 0) return null;
   return (
     <section aria-label="Recent transitions">
@@ -91,7 +93,7 @@ function RecentTransitions({ objects }: { objects: TrackedObject[] }) {
           <Table.Tbody>
             {rows.map((t) => (
               <Table.Tr key={`${t.object.id}-${t.seq}-${t.path}-${t.manager}-${t.type}`}>
-                <Table.Td>{t.at.replace('.000Z', 'Z')}</Table.Td>
+                <Table.Td>{timeText(t.at)}</Table.Td>
                 <Table.Td>{t.type}</Table.Td>
                 <Table.Td><ManagerChip owner={t} /></Table.Td>
                 <Table.Td><Link to={href(`/objects/${t.object.id}`, { path: t.path ?? null })}>{objectLabel(t.object)} <code>{t.path}</code></Link></Table.Td>
@@ -125,8 +127,8 @@ export function FindingList({ items }: { items: Finding[] }) {
             <Table.Tr key={`${f.type}-${f.objectId}-${f.path}`}>
               <Table.Td>{f.type}</Table.Td>
               <Table.Td><Link to={href(`/objects/${f.objectId}`, { path: f.path })}>{objectLabel(f)} <code>{f.path}</code></Link></Table.Td>
-              <Table.Td><Group gap={4}>{f.managers.map((m) => <ManagerChip key={`${m.manager}-${m.operation}-${m.subresource}`} owner={m} />)}</Group></Table.Td>
-              <Table.Td>{f.since?.replace('.000Z', 'Z')}</Table.Td>
+              <Table.Td><Group gap={4}>{f.managers.map((m) => <ManagerChip key={identityKey(m)} owner={m} />)}</Group></Table.Td>
+              <Table.Td>{f.since && timeText(f.since)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -4,6 +4,7 @@ import { query } from '../api/api-client';
 import type { ManagerFields, ManagerSummary, Page } from '../api/api-types';
 import { StatusView } from '../api/status-view';
 import { useApi } from '../api/use-api';
+import { entryKey } from '../managers/identity-key';
 import { ManagerChip } from '../managers/manager-chip';
 import { Link } from '../routing/link';
 import { href, navigate, withParams } from '../routing/route';
@@ -25,7 +26,10 @@ export default function ManagersPage({ params }: { params: URLSearchParams }) {
               {managers.data.items.map((m) => (
                 <Table.Tr key={m.manager}>
                   <Table.Td><Link to={href('/managers', { manager: m.manager })}>{m.manager}</Link></Table.Td>
-                  <Table.Td><Group gap={4}>{m.identities.map((i) => <ManagerChip key={`${i.operation}-${i.subresource}-${i.apiVersion}`} owner={{ manager: m.manager, ...i }} />)}</Group></Table.Td>
+                  <Table.Td><Group gap={4}>{m.identities.map((i) => {
+                    const owner = { manager: m.manager, ...i };
+                    return <ManagerChip key={entryKey(owner)} owner={owner} />;
+                  })}</Group></Table.Td>
                   <Table.Td>{m.objectCount}</Table.Td>
                   <Table.Td>{m.fieldCount}</Table.Td>
                 </Table.Tr>

@@ -1,8 +1,9 @@
 import { Alert, Badge, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { compareSeq } from '../../../../libs/audit/src/seq.util';
 import { query } from '../api/api-client';
 import type { Ownership, Transition } from '../api/api-types';
-import { followEvents } from '../api/event-stream';
+import { followEvents, type EventFollower } from '../api/event-stream';
 import { StatusView } from '../api/status-view';
 import { useAllPages, useApi } from '../api/use-api';
 import { FieldPanel } from '../field/field-panel';
@@ -19,37 +20,49 @@ const MAX_TRANSITIONS = 20_000;
 
 /**
  * One object: its field tree with owners and values, replayed with the time slider (`at=`), its
- * timeline, and the open field (`path=`). Follows the event stream: a new event of this object
- * reloads what is shown.
+ * timeline, and the open field (`path=`). Follows the event stream (its cluster's events, once the
+ * object is loaded): a new event of this object reloads what is shown.
  */
 export function ObjectPage({ id, params }: { id: string; params: URLSearchParams }) {
   const at = params.get('at');
   const path = params.get('path');
   const tab = params.get('tab') === 'timeline' ? 'timeline' : 'fields';
   const [version, setVersion] = useState(0);
-  const [live, setLive] = useState<'connecting' | 'live' | 'offline'>('connecting');
-  useEffect(
-    () => followEvents(
-      (e) => { setLive('live'); if (e.objectId === id) setVersion((v) => v + 1); },
-      () => setLive('offline'),
-    ),
-    [id],
-  );
-  useEffect(() => { const t = setTimeout(() => setLive((l) => (l === 'connecting' ? 'live' : l)), 1500); return () => clearTimeout(t); }, []);
+  const [offline, setOffline] = useState(false);
+  const events = useRef<EventFollower>(null);
+  useEffect(() => {
+    const follower = followEvents(
+      (e) => { setOffline(false); if (e.objectId === id) setVersion((v) => v + 1); },
+      () => setOffline(true),
+    );
+    events.current = follower;
+    return follower.stop;
+  }, [id]);
   // The whole history, newest first (the slider and the timeline need every step), up to MAX_TRANSITIONS.
   const transitions = useAllPages<Transition>(`/v1/objects/${id}/transitions?limit=500`, version, MAX_TRANSITIONS);
   const ownership = useApi<Ownership>(`/v1/objects/${id}/ownership${query({ at, values: 'true' })}`, version);
   const steps = useMemo(() => historySteps(transitions.data?.items ?? []), [transitions.data]);
   const index = at === null ? steps.length - 1 : Math.max(0, steps.findIndex((s) => s.seq === at));
+  // The timeline as of the slider's step: the transitions up to its event.
+  const shown = useMemo(() => {
+    const items = transitions.data?.items ?? [];
+    const until = at === null ? undefined : steps[index]?.seq;
+    return until === undefined ? items : items.filter((t) => compareSeq(t.seq, until) <= 0);
+  }, [transitions.data, steps, index, at]);
   const open = (p: string) => navigate(withParams({ path: p }));
   const object = ownership.data?.object;
+  // No event of another cluster is this object's.
+  const cluster = object?.cluster;
+  useEffect(() => {
+    if (cluster !== undefined) events.current?.onlyCluster(cluster);
+  }, [cluster]);
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
         <Title order={2}>{object ? objectLabel(object) : `Object ${id}`}</Title>
         <Group gap="xs">
           {object && <Text size="sm" c="dimmed">{object.cluster} · {object.group ? `${object.group}/` : ''}{object.version}{object.deleted ? ' · deleted' : ''}</Text>}
-          <Badge variant="light" color={live === 'offline' ? 'red' : 'green'} aria-live="polite">{live === 'offline' ? 'live updates off' : 'live'}</Badge>
+          <Badge variant="light" color={offline ? 'red' : 'green'} aria-live="polite">{offline ? 'live updates off' : 'live'}</Badge>
           {object && <Link to={href('/simulate', { cluster: object.cluster, object: id })}>Simulate an apply</Link>}
         </Group>
       </Group>
@@ -70,7 +83,7 @@ export function ObjectPage({ id, params }: { id: string; params: URLSearchParams
               {ownership.data && <FieldTree tree={ownership.data.tree} selected={path} onOpen={open} />}
             </Tabs.Panel>
             <Tabs.Panel value="timeline" pt="xs">
-              {transitions.data && <Timeline transitions={transitions.data.items.filter((t) => at === null || steps.findIndex((s) => s.seq === t.seq) <= index)} onOpen={open} />}
+              {transitions.data && <Timeline transitions={shown} onOpen={open} />}
             </Tabs.Panel>
           </Tabs>
         </Grid.Col>

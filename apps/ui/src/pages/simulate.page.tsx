@@ -4,6 +4,7 @@ import { apiCall } from '../api/api-client';
 import type { Ownership, SimulateAnswer } from '../api/api-types';
 import { StatusView } from '../api/status-view';
 import { useApi } from '../api/use-api';
+import { identityKey } from '../managers/identity-key';
 import { ManagerChip } from '../managers/manager-chip';
 import { Link } from '../routing/link';
 import { href, navigate, withParams } from '../routing/route';
@@ -92,7 +93,7 @@ function SimulateResult({ answer }: { answer: SimulateAnswer }) {
       )}
       {answer.kept.length > 0 && (
         <><Title order={4}>Kept (released, but others own them)</Title>
-          <ul>{answer.kept.map((k) => <li key={k.path}><code>{k.path}</code> kept by <Group gap={4} component="span" display="inline-flex">{k.owners.map((o) => <ManagerChip key={`${o.manager}-${o.operation}-${o.subresource}`} owner={o} />)}</Group></li>)}</ul></>
+          <ul>{answer.kept.map((k) => <li key={k.path}><code>{k.path}</code> kept by <Group gap={4} component="span" display="inline-flex">{k.owners.map((o) => <ManagerChip key={identityKey(o)} owner={o} />)}</Group></li>)}</ul></>
       )}
       {answer.result && (
         <Grid>
@@ -115,8 +116,8 @@ function TodayOwners({ ownership }: { ownership: Ownership }) {
   return (
     <Table aria-label="managedFields today">
       <Table.Tbody>
-        {fieldsByIdentity(ownership.tree).map(({ identity, paths }) => (
-          <Table.Tr key={`${identity.manager}-${identity.operation}-${identity.subresource}`}>
+        {fieldsByIdentity(ownership.tree).map(({ key, identity, paths }) => (
+          <Table.Tr key={key}>
             <Table.Td><ManagerChip owner={identity} /></Table.Td>
             <Table.Td>{paths.map((p) => <div key={p}><code>{p}</code></div>)}</Table.Td>
           </Table.Tr>

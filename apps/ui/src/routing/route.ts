@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { query } from '../api/api-client';
 
 // The state of every view is in the URL (shareable links): the path picks the view, the query
 // string holds its filters, the `at=` moment and the open field.
@@ -26,10 +27,7 @@ export function routeOf(pathname: string, search: string): Route {
 
 /** A link inside the UI: `/ui/<path>?<set parameters>`. */
 export function href(path: string, params: Record<string, string | null | undefined> = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, v);
-  const s = q.toString();
-  return `${BASE}${path}${s ? `?${s}` : ''}`;
+  return `${BASE}${path}${query(params)}`;
 }
 
 /** Goes to a UI link without a reload (`replace` for state changes that need no back step). */
