@@ -1,21 +1,162 @@
-// The ssa-audit REST API answers the plugin reads: the service's own response types. Type-only
-// imports, erased when compiled: the plugin loads nothing of apps/api (nor NestJS, nor zod).
-import type { ListFindingsResponseDto } from '../../api/src/findings.dto.js';
-import type { FieldHistoryResponseDto, ListObjectsResponseDto, OwnershipResponseDto } from '../../api/src/objects.dto.js';
+// The ssa-audit REST API answers the plugin reads, written out as the service's response schemas
+// (apps/api/src/*.dto.ts) give them: apps never import each other, not even types. Keep the two in
+// step when an answer changes (README: REST API).
 
-export type { OwnerDto as Owner } from '../../api/src/common.dto.js';
-export type { ListFindingsResponseDto as FindingPage } from '../../api/src/findings.dto.js';
-export type {
-  ExplainResponseDto as Explanation,
-  FieldResponseDto as FieldAnswer,
-  ListObjectsResponseDto as ObjectPage,
-  OwnershipResponseDto as OwnershipAnswer,
-} from '../../api/src/objects.dto.js';
-export type { SimulateApplyResponseDto as SimulateAnswer } from '../../api/src/simulate.dto.js';
+export type Operation = 'Apply' | 'Update';
 
-export type ObjectItem = ListObjectsResponseDto['items'][number];
-export type Finding = ListFindingsResponseDto['items'][number];
-export type OwnershipNode = OwnershipResponseDto['tree'];
+/** A manager identity (an entry of managedFields without its fields). */
+export interface ManagerRef {
+  readonly manager: string;
+  readonly operation: Operation;
+  readonly subresource?: string;
+  readonly apiVersion?: string;
+}
+
+/** An owner of a field. */
+export interface Owner {
+  readonly manager: string;
+  readonly operation: Operation;
+  readonly subresource: string;
+  readonly apiVersion: string;
+  readonly since: string;
+  readonly sinceSeq: string;
+  readonly sinceFirstObservation: boolean;
+}
+
+export interface AsOf {
+  readonly seq: string;
+  readonly at: string;
+}
+
+export interface ObjectItem {
+  readonly id: string;
+  readonly cluster: string;
+  readonly uid: string;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly namespace: string | null;
+  readonly name: string;
+  readonly deleted: boolean;
+  readonly lastSeq: string;
+  readonly lastAt: string;
+}
+
+interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor: string | null;
+}
+
+export type ObjectPage = Page<ObjectItem>;
+
+export interface FieldAnswer {
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly present: boolean;
+  readonly value: unknown;
+  readonly owners: Owner[];
+  readonly effectiveOwners: (Owner & { readonly via: string })[];
+  readonly deleted: boolean;
+  readonly asOf: AsOf;
+}
+
+export interface OwnershipNode {
+  readonly segment: string;
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly owned: boolean;
+  readonly owners: Owner[];
+  readonly children: OwnershipNode[];
+  readonly value?: unknown;
+}
+
+export interface OwnershipAnswer {
+  readonly object: ObjectItem;
+  readonly asOf: AsOf;
+  readonly tree: OwnershipNode;
+}
+
+export type TransitionType = 'acquired' | 'shared' | 'taken' | 'forced' | 'pruned' | 'kept' | 'removed' | 'orphaned';
 
 /** `GET /v1/objects/{id}/fields/history` (`manager` and `operation` are null where the writer is unknown: a deleted object's `removed`). */
-export type HistoryAnswer = FieldHistoryResponseDto;
+export interface HistoryAnswer {
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly transitions: {
+    readonly at: string;
+    readonly seq: string;
+    readonly type: TransitionType;
+    readonly manager: string | null;
+    readonly operation: Operation | null;
+    readonly subresource: string | null;
+    readonly apiVersion: string | null;
+    readonly owners: ManagerRef[];
+    readonly from: ManagerRef[];
+    readonly valueChanged: boolean;
+    readonly reconstructed: boolean;
+    readonly notes: string[];
+  }[];
+  readonly values: { readonly at: string; readonly seq: string; readonly present: boolean; readonly value: unknown; readonly reconstructed: boolean }[];
+}
+
+export interface Explanation {
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly present: boolean;
+  readonly cause: string;
+  readonly causes: string[];
+  readonly message: string;
+  readonly releasedBy: { readonly manager: string; readonly operation: Operation; readonly subresource: string | null; readonly at: string | null; readonly seq: string | null } | null;
+  readonly remainingOwners: {
+    readonly manager: string;
+    readonly operation: Operation;
+    readonly subresource: string;
+    readonly apiVersion: string | null;
+    readonly since: string | null;
+    readonly sinceSeq: string | null;
+    readonly via: string;
+    readonly index: number;
+  }[];
+  readonly remedies: {
+    readonly kind: string;
+    readonly summary: string;
+    readonly command: string | null;
+    readonly commands: string[];
+    readonly patch: Record<string, unknown>[] | null;
+    readonly warning: string | null;
+  }[];
+  readonly notes: { readonly code: string; readonly message: string }[];
+  readonly objectDeleted: boolean;
+}
+
+export type FindingType = 'apply-update-co-owned' | 'replicas-contested' | 'applier-will-conflict' | 'client-side-apply-leftover' | 'recently-forced';
+
+export interface Finding {
+  readonly type: FindingType;
+  readonly objectId: string;
+  readonly cluster: string;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly namespace: string | null;
+  readonly name: string;
+  readonly path: string;
+  readonly fieldsV1Path: string;
+  readonly managers: ManagerRef[];
+  readonly owners: Owner[];
+  readonly since: string;
+  readonly sinceSeq: string;
+  readonly message: string;
+}
+
+export type FindingPage = Page<Finding>;
+
+export interface SimulateAnswer {
+  readonly objectId: string | null;
+  readonly conflicts: { readonly manager: string; readonly path: string; readonly operation: Operation; readonly subresource: string | null; readonly apiVersion: string | null }[];
+  readonly message: string | null;
+  readonly kubectlStderr: string | null;
+  readonly pruned: string[];
+  readonly kept: { readonly path: string; readonly owners: ManagerRef[] }[];
+  readonly result: { readonly object: Record<string, unknown>; readonly managedFields: Record<string, unknown>[] } | null;
+}
