@@ -70,6 +70,7 @@ export {
   type CrdConversionResult,
   type GroupVersionKind,
 } from './schema/from-openapi.js';
+export { typeClosure } from './schema/type-closure.js';
 
 // Typed objects
 export { toFieldSet } from './typed/to-field-set.js';
@@ -83,6 +84,10 @@ export { reconcileWithSchema } from './typed/reconcile-schema.js';
 // Update and Apply
 export { smdUpdate, smdApply, type WriteContext, type ApplyResult } from './merge/updater.js';
 export { ConflictError, conflictMessage, conflictStatus, managerDisplay, type Conflict } from './merge/conflict.js';
+
+// Conversion between API versions of a kind (04 §0, §1, §3.4)
+export { builtinConverterFor, canConvert, type VersionConverter } from './conversion/converter.js';
+export { convertHpa, HPA_ROUND_TRIP_ANNOTATIONS } from './conversion/hpa-v1-v2.js';
 
 // The apiserver around them
 export { FieldManager, type FieldManagerOptions, type KubeObject } from './apiserver/field-manager.js';

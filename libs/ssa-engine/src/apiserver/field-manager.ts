@@ -13,6 +13,7 @@ import {
 import { ConflictError } from '../merge/conflict.js';
 import { smdApply, smdUpdate, type WriteContext } from '../merge/updater.js';
 import type { ResolvedType } from '../schema/resolved-schema.js';
+import type { VersionConverter } from '../conversion/converter.js';
 import { safeValidate, formatIssues } from '../typed/validate.js';
 import { isMap, type Value, type ValueMap } from '../value/value.js';
 import { metadataOf as meta, withoutManagedFields } from './object-meta.js';
@@ -46,6 +47,11 @@ export interface FieldManagerOptions {
   readonly isServedVersion?: (apiVersion: string) => boolean;
   /** FieldsV1 key order of written entries; `sorted-keys` for unstructured objects (CRs). */
   readonly fieldsV1Order?: FieldsV1Order;
+  /**
+   * How the server converts the kind between its versions (see `WriteContext.conversion`, e.g.
+   * `builtinConverterFor`): managers at other versions are then compared in their own version.
+   */
+  readonly conversion?: VersionConverter;
 }
 
 const STRIP = FieldSet.fromPaths(
@@ -104,6 +110,7 @@ export class FieldManager {
       apiVersion: opts.apiVersion,
       ...(opts.resetFields ? { resetFields: opts.resetFields } : {}),
       ...(opts.isServedVersion ? { isServedVersion: opts.isServedVersion } : {}),
+      ...(opts.conversion ? { conversion: opts.conversion } : {}),
     };
   }
 

@@ -10,11 +10,13 @@ import { reconcileWithSchema } from '../typed/reconcile-schema.js';
 import { removeItems } from '../typed/remove-items.js';
 import { toFieldSet } from '../typed/to-field-set.js';
 import { ConflictError, makeConflict, type Conflict } from './conflict.js';
+import type { VersionConverter } from '../conversion/converter.js';
 
 /**
  * The schema context of one write: the object's type at the request's API version and the fields
- * the endpoint resets (ignored by ownership, 05 §6). The engine does not convert between API
- * versions: managers recorded at another version are treated as unknown versions (04 §0, §3.6).
+ * the endpoint resets (ignored by ownership, 05 §6). Managers recorded at another version are
+ * compared, reconciled and pruned in their own version through `conversion` (04 §0, §1, §3.4);
+ * without it (or where it cannot convert) they are kept opaque or dropped (04 §3.6).
  */
 export interface WriteContext {
   readonly type: ResolvedType;
@@ -22,44 +24,94 @@ export interface WriteContext {
   /** Reset fields of the endpoint, applied with recursive-difference semantics. */
   readonly resetFields?: FieldSet;
   /**
-   * Whether the server still serves an API version. Managers at an unserved version are dropped
-   * (04 §0); managers at another served version are kept as they are, opaque, because the engine
-   * cannot convert objects between versions (04 §3.6 (a)): they neither conflict nor lose fields.
+   * Whether the server still serves an API version. Used for versions `conversion` cannot convert:
+   * managers at an unserved version are dropped (04 §0); managers at another served version are
+   * kept as they are, opaque (04 §3.6 (a)): they neither conflict nor lose fields.
    * Default: only the request's version is served.
    */
   readonly isServedVersion?: (apiVersion: string) => boolean;
+  /** How the apiserver converts the object between versions; absent = the engine cannot convert. */
+  readonly conversion?: VersionConverter;
 }
 
-/** `same` (compare and update), `opaque` (keep untouched) or `drop` (unserved version). */
-function versionRole(e: ManagerEntry, ctx: WriteContext): 'same' | 'opaque' | 'drop' {
-  if (e.apiVersion === ctx.apiVersion) return 'same';
-  return ctx.isServedVersion?.(e.apiVersion) ? 'opaque' : 'drop';
+/** How the managers at one API version take part in a write. */
+type VersionRole =
+  | { readonly kind: 'same' }
+  /** Converted: compared, reconciled and pruned at its own version with `type`; `live` is the live object there. */
+  | { readonly kind: 'convert'; readonly type: ResolvedType; readonly live: Value | undefined }
+  | { readonly kind: 'opaque' }
+  | { readonly kind: 'drop' };
+
+/** The roles of the versions met in one write, decided once per version (the live object converted once). */
+class Versions {
+  private readonly roles = new Map<string, VersionRole>();
+  constructor(
+    readonly ctx: WriteContext,
+    private readonly live: Value | undefined,
+  ) {}
+
+  role(apiVersion: string): VersionRole {
+    let r = this.roles.get(apiVersion);
+    if (r === undefined) this.roles.set(apiVersion, (r = this.decide(apiVersion)));
+    return r;
+  }
+
+  private decide(v: string): VersionRole {
+    const ctx = this.ctx;
+    if (v === ctx.apiVersion) return { kind: 'same' };
+    const type = ctx.conversion?.typeAt(v);
+    if (type) {
+      const live = this.convert(this.live, ctx.apiVersion, v);
+      // A live object that cannot be converted: the version counts as unknown (missing version, 04 §0).
+      if (live !== null) return { kind: 'convert', type, live };
+    }
+    return ctx.isServedVersion?.(v) ? { kind: 'opaque' } : { kind: 'drop' };
+  }
+
+  /** The type at a version taking part (same or converted), else `undefined`. */
+  typeAt(v: string): ResolvedType | undefined {
+    const r = this.role(v);
+    return r.kind === 'same' ? this.ctx.type : r.kind === 'convert' ? r.type : undefined;
+  }
+
+  /** `object` at `from` converted to `to`; `null` when it cannot be (then the version counts as missing). */
+  convert(object: Value, from: string, to: string): Value | null;
+  convert(object: Value | undefined, from: string, to: string): Value | undefined | null;
+  convert(object: Value | undefined, from: string, to: string): Value | undefined | null {
+    if (object === undefined || from === to) return object;
+    const c = this.ctx.conversion?.convert(object, from, to);
+    return c === undefined ? null : c;
+  }
 }
 
-function filter(set: FieldSet, ctx: WriteContext): FieldSet {
-  return ctx.resetFields ? set.recursiveDifference(ctx.resetFields) : set;
+function filter(set: FieldSet, reset: FieldSet | undefined): FieldSet {
+  return reset ? set.recursiveDifference(reset) : set;
 }
 
-function filterComparison(c: Comparison, ctx: WriteContext): Comparison {
-  if (!ctx.resetFields) return c;
-  return { added: filter(c.added, ctx), modified: filter(c.modified, ctx), removed: filter(c.removed, ctx) };
+function filterComparison(c: Comparison, reset: FieldSet | undefined): Comparison {
+  if (!reset) return c;
+  return { added: filter(c.added, reset), modified: filter(c.modified, reset), removed: filter(c.removed, reset) };
 }
 
 function withSet(e: ManagerEntry, set: FieldSet): ManagerEntry {
   return { ...e, set };
 }
 
-/** Pre-step (04 §0): drop managers at unknown versions; reconcile the rest with the schema. */
-function reconcile(managers: Managers, ctx: WriteContext): Managers {
+/**
+ * Pre-step (04 §0): convert the live object to each manager's version; drop managers whose
+ * version is unknown (or cannot be converted and is not served); reconcile the rest with the
+ * schema of their own version.
+ */
+function reconcile(managers: Managers, vs: Versions): Managers {
   const out: Managers = new Map();
   for (const [id, e] of managers) {
-    const role = versionRole(e, ctx);
-    if (role === 'drop') continue;
-    if (role === 'opaque') {
+    const role = vs.role(e.apiVersion);
+    if (role.kind === 'drop') continue;
+    if (role.kind === 'opaque') {
       out.set(id, e);
       continue;
     }
-    const r = reconcileWithSchema(e.set, ctx.type);
+    const r = reconcileWithSchema(e.set, vs.typeAt(e.apiVersion)!);
     out.set(id, r === e.set ? e : withSet(e, r));
   }
   return out;
@@ -67,7 +119,7 @@ function reconcile(managers: Managers, ctx: WriteContext): Managers {
 
 /**
  * The bookkeeping step shared by Update and Apply (04 §1): other managers lose the fields this
- * write changed, added (conflicts unless forced) or removed.
+ * write changed, added (conflicts unless forced) or removed, each compared in its own version.
  */
 function updateStep(
   live: Value | undefined,
@@ -75,33 +127,50 @@ function updateStep(
   managers: Managers,
   me: string,
   force: boolean,
-  ctx: WriteContext,
+  vs: Versions,
 ): { managers: Managers; comparison: Comparison } {
-  const cmp = filterComparison(compare(live, next, ctx.type), ctx);
-  const changed = cmp.modified.union(cmp.added);
+  const ctx = vs.ctx;
+  const cmp = filterComparison(compare(live, next, ctx.type), ctx.resetFields);
+  // Comparisons per version, computed once (SMD Updater.update's `versions` cache); `null`: the
+  // version cannot take part (unknown, or the new object cannot be converted to it).
+  const byVersion = new Map<string, Comparison | null>([[ctx.apiVersion, cmp]]);
+  const comparisonAt = (v: string, role: VersionRole): Comparison | null => {
+    let c = byVersion.get(v);
+    if (c !== undefined) return c;
+    if (role.kind !== 'convert') return null;
+    const newV = vs.convert(next, ctx.apiVersion, v);
+    c = newV === null ? null : filterComparison(compare(role.live, newV, role.type), ctx.resetFields);
+    byVersion.set(v, c);
+    return c;
+  };
   const conflicts = new Map<string, FieldSet>();
+  const removed = new Map<string, FieldSet>();
   const conflictList: Conflict[] = [];
   for (const [id, e] of managers) {
     if (id === me) continue;
-    const role = versionRole(e, ctx);
-    if (role === 'drop') {
-      managers.delete(id); // unserved version: the apiserver drops it
+    const role = vs.role(e.apiVersion);
+    if (role.kind === 'opaque') continue;
+    const c = comparisonAt(e.apiVersion, role);
+    if (c === null) {
+      managers.delete(id); // unknown version (or not convertible and unserved): the apiserver drops it
       continue;
     }
-    if (role === 'opaque') continue;
-    const c = e.set.intersection(changed);
-    if (!c.isEmpty) {
-      conflicts.set(id, c);
-      for (const p of c.paths()) conflictList.push(makeConflict(id, p));
+    // Left operand first: the path elements come from the manager's set.
+    const lost = e.set.intersection(c.modified.union(c.added));
+    if (!lost.isEmpty) {
+      conflicts.set(id, lost);
+      for (const p of lost.paths()) conflictList.push(makeConflict(id, p));
     }
+    if (!c.removed.isEmpty) removed.set(id, c.removed);
   }
   if (!force && conflictList.length > 0) throw new ConflictError(conflictList);
   for (const [id, e] of managers) {
-    if (id === me || e.apiVersion !== ctx.apiVersion) continue;
+    if (id === me) continue;
     let s = e.set;
     const c = conflicts.get(id);
     if (c) s = s.difference(c);
-    if (!cmp.removed.isEmpty) s = s.difference(cmp.removed);
+    const r = removed.get(id);
+    if (r) s = s.difference(r);
     if (s !== e.set) managers.set(id, withSet(e, s));
   }
   for (const [id, e] of managers) if (e.set.isEmpty) managers.delete(id);
@@ -120,10 +189,11 @@ export function smdUpdate(
   entry: Omit<ManagerEntry, 'set'>,
   ctx: WriteContext,
 ): Managers {
-  const m = reconcile(managers, ctx);
-  const { comparison: cmp } = updateStep(live, next, m, me, true, ctx);
+  const vs = new Versions(ctx, live);
+  const m = reconcile(managers, vs);
+  const { comparison: cmp } = updateStep(live, next, m, me, true, vs);
   const prev = m.get(me)?.set ?? FieldSet.EMPTY;
-  const set = filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added), ctx);
+  const set = filter(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added), ctx.resetFields);
   if (set.isEmpty) m.delete(me);
   else m.set(me, { ...entry, set });
   return m;
@@ -149,30 +219,52 @@ export function smdApply(
   force: boolean,
   ctx: WriteContext,
 ): ApplyResult {
-  const m = reconcile(managers, ctx);
+  const vs = new Versions(ctx, live);
+  const m = reconcile(managers, vs);
   const merged = merge(live, config, ctx.type) ?? null;
   const lastSet = m.get(me);
-  const set = filter(toFieldSet(config, ctx.type), ctx);
+  const set = filter(toFieldSet(config, ctx.type), ctx.resetFields);
   m.set(me, { ...entry, set });
-  const pruned = prune(merged, m, lastSet, ctx);
-  updateStep(live, pruned, m, me, force, ctx);
+  const pruned = prune(merged, m, lastSet, vs);
+  updateStep(live, pruned, m, me, force, vs);
   const object = live !== undefined && valueEquals(live, pruned) ? undefined : pruned;
   return { object, managers: m };
 }
 
-/** Pruning (04 §3.4): remove what the applier owned last time and nobody owns now. */
-function prune(merged: Value, managers: Managers, lastSet: ManagerEntry | undefined, ctx: WriteContext): Value {
+/**
+ * Pruning (04 §3.4): remove what the applier owned last time and nobody owns now, at the version
+ * of the applier's previous entry (SMD Updater.prune). Skipped when that version cannot be used.
+ */
+function prune(merged: Value, managers: Managers, lastSet: ManagerEntry | undefined, vs: Versions): Value {
   if (!lastSet || lastSet.set.isEmpty) return merged;
-  if (lastSet.apiVersion !== ctx.apiVersion) return merged; // cannot convert: pruning is skipped
-  const t = ctx.type;
-  const E = (s: FieldSet) => ensureNamedFieldsAreMembers(s, t);
-  let pruned = removeItems(merged, E(lastSet.set), t);
-  // Add back whatever someone owns (all managers are at this version after the pre-step).
-  let owned = FieldSet.EMPTY;
-  for (const e of managers.values()) if (e.apiVersion === ctx.apiVersion) owned = owned.union(e.set);
-  const mergedSet = E(toFieldSet(merged, t));
-  pruned = removeItems(merged, mergedSet.difference(E(toFieldSet(pruned, t)).union(E(owned))), t);
+  const V = vs.ctx.apiVersion;
+  const lv = lastSet.apiVersion;
+  const lt = vs.typeAt(lv);
+  if (!lt) return merged; // unknown or unconvertible version: pruning is skipped
+  const x = vs.convert(merged, V, lv);
+  if (x === null) return merged;
+  const E = ensureNamedFieldsAreMembers;
+  let pruned = removeItems(x, E(lastSet.set, lt), lt);
+  // Add back whatever someone owns ("add back owned items"), the previous entry's version first.
+  const owned = new Map<string, FieldSet>([[lv, FieldSet.EMPTY]]);
+  for (const e of managers.values()) {
+    if (!vs.typeAt(e.apiVersion)) continue; // opaque managers: their paths are not at a known version
+    owned.set(e.apiVersion, (owned.get(e.apiVersion) ?? FieldSet.EMPTY).union(e.set));
+  }
+  let at = lv;
+  for (const [v, set] of owned) {
+    const t = vs.typeAt(v)!;
+    const xv = vs.convert(x, lv, v);
+    const pv = vs.convert(pruned, at, v);
+    if (xv === null || pv === null) continue;
+    const mergedSet = E(toFieldSet(xv, t), t);
+    pruned = removeItems(xv, mergedSet.difference(E(toFieldSet(pv, t), t).union(E(set, t))), t);
+    at = v;
+  }
   // Only ever remove what was the applier's last time ("add back dangling items").
-  const toRemove = mergedSet.difference(E(toFieldSet(pruned, t))).intersection(E(lastSet.set));
-  return removeItems(merged, toRemove, t);
+  const pc = vs.convert(pruned, at, lv);
+  if (pc === null) return merged;
+  const toRemove = E(toFieldSet(x, lt), lt).difference(E(toFieldSet(pc, lt), lt)).intersection(E(lastSet.set, lt));
+  const result = vs.convert(removeItems(x, toRemove, lt), lv, V);
+  return result ?? merged;
 }

@@ -81,9 +81,7 @@ const LAST_APPLIED_PATH: Path = [fieldName('metadata'), fieldName('annotations')
 export function diffSnapshots(before: Snapshot | undefined, after: Snapshot, type?: ResolvedType): SnapshotDiff {
   const t = type ?? after?.type;
   const a = readSnapshot(after && t ? { object: after.object, type: t } : after);
-  if (before === undefined) return firstObservation(a);
-  const b = readSnapshot({ object: before?.object, type: a.type });
-  return diffDecoded(b, a);
+  return diffDecodedSnapshots(before === undefined ? undefined : readSnapshot({ object: before?.object, type: a.type }), a);
 }
 
 /**

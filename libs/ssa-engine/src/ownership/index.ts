@@ -8,5 +8,6 @@ export type { Note, NoteCode } from './notes.js';
 export { ownersAt, type Owner, type OwnersAt, type OwnershipVia } from './owners-at.js';
 export type { PathForms, PathKind } from './path-info.js';
 export type { JsonPatchOp, Remedy, RemedyKind, RemedyTarget } from './remedies.js';
+export { entriesAtOtherVersions, otherVersionNotes, type OtherVersionEntry, type OtherVersionReading } from './other-versions.js';
 export { readSnapshot, type DecodedSnapshot, type IndexedEntry, type ManagerRef, type Snapshot } from './snapshot.js';
 export { parsePath } from '../fieldpath/parse-path.js';

@@ -34,6 +34,12 @@ export type NoteCode =
   | 'writer-ambiguous'
   /** An Apply entry's apiVersion changed: its fields were re-expressed in the new version; paths may differ only by version. */
   | 'apply-version-changed'
+  /**
+   * An entry is recorded at another API version than the observed object: its paths are that
+   * version's and were read through the conversion (`converted`) or could not be (kept, not
+   * interpreted: the engine cannot convert that version, or the server no longer serves it).
+   */
+  | 'entry-at-other-version'
   /** A `kubectl` Apply took fields while the last-applied annotation matched the old values: maybe the automatic CSA upgrade force, not `--force-conflicts`. */
   | 'possible-last-applied-auto-force'
   /** Ownership moved without the value changing: a managedFields edit, CSA migration or scale re-mapping. */

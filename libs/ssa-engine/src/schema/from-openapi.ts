@@ -13,7 +13,8 @@ import {
   type OpenApiSchema,
   type SchemaConversionIssue,
 } from './openapi-to-atom.js';
-import { BUILTIN_TYPE_DEFS, type SchemaDocument, type TypeDef, type TypeRef } from './schema.js';
+import { BUILTIN_TYPE_DEFS, type SchemaDocument, type TypeDef } from './schema.js';
+import { typeClosure } from './type-closure.js';
 
 export type { OpenApiSchema, SchemaConversionIssue } from './openapi-to-atom.js';
 
@@ -152,26 +153,6 @@ export interface CrdConversionResult extends SchemaConversionResult {
   readonly rootType: string;
 }
 
-/** The named types `root` depends on in the bundled schema, itself included, in document order. */
-function builtinClosure(root: string): TypeDef[] {
-  const byName = new Map(BUILTIN_SCHEMA_DOCUMENT.types.map((t) => [t.name, t]));
-  const seen = new Set<string>();
-  const visitRef = (ref: TypeRef | undefined): void => {
-    if (!ref) return;
-    if (ref.namedType !== undefined) visit(ref.namedType);
-    visitRef(ref.list?.elementType);
-    visitRef(ref.map?.elementType);
-    for (const f of ref.map?.fields ?? []) visitRef(f.type);
-  };
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    visitRef({ ...byName.get(name), namedType: undefined });
-  };
-  visit(root);
-  return BUILTIN_SCHEMA_DOCUMENT.types.filter((t) => seen.has(t.name) && !t.name.startsWith('__'));
-}
-
 /**
  * Converts a CRD version's `schema.openAPIV3Schema` (a bare JSON schema, no `$ref`s) into a
  * document with one root type (plus ObjectMeta's types with `standardFields`), the two untyped
@@ -197,7 +178,7 @@ export function safeSchemaFromCrd(openAPIV3Schema: unknown, options: CrdConversi
         metadata: { $ref: `#/components/schemas/${OBJECT_META_TYPE}` },
       },
     };
-    types.push(...builtinClosure(OBJECT_META_TYPE));
+    types.push(...typeClosure(BUILTIN_SCHEMA_DOCUMENT, OBJECT_META_TYPE));
   }
   const converter = new OpenApiNodeConverter(rootType, errors, MAX_DEPTH);
   types.unshift({ name: rootType, ...converter.atom(node, options.preserveUnknownFields ?? false) });
