@@ -78,6 +78,29 @@ describe('EventAppender (real Postgres)', () => {
     expect(after[0].n - before[0].n).toBeLessThanOrEqual(5);
   });
 
+  it('stores an object that a concurrent transaction created while the batch waited for it', async () => {
+    const appender = new EventAppender(ds, capture);
+    await appender.append([deploymentObservation({ uid: 'race-0', resourceVersion: '1' })]); // the cluster row
+    const other = ds.createQueryRunner();
+    await other.connect();
+    try {
+      // Another batch has created the object and not committed yet: this batch's insert waits for it.
+      await other.startTransaction();
+      await other.query(
+        `INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
+         SELECT id, 'race-1', 'apps', 'v1', 'Deployment', 'deployments', 'default', 'web', now(), now() FROM clusters WHERE name = 'test-cluster'`,
+      );
+      const appending = appender.append([1, 2].map((i) => deploymentObservation({ uid: 'race-1', resourceVersion: String(i), replicas: i })));
+      await new Promise((r) => setTimeout(r, 300));
+      await other.commitTransaction();
+      const r = await appending;
+      expect({ stored: r.stored, duplicate: r.duplicate, objects: r.objects.length }).toEqual({ stored: 2, duplicate: 0, objects: 1 });
+    } finally {
+      await other.release();
+    }
+    expect((await reader.history('test-cluster', 'race-1')).map((e) => e.resourceVersion)).toEqual(['1', '2']);
+  });
+
   it('never writes a Secret value to any table, including the last-applied annotation', async () => {
     const appender = new EventAppender(ds, capture);
     const password = 'hunter2-s3cr3t-value';

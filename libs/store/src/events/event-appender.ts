@@ -7,10 +7,10 @@ import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { encodeBody, type Body } from '../ingest/body.util.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
-import { fixedSlice, packBytes, packedSlice } from '../ingest/packed-bytes.util.js';
+import { packBytes } from '../ingest/packed-bytes.util.js';
+import { HASH_BYTES, LOCK_OBJECTS_AND_RECORD_SEEN, WRITE_BATCH } from './append-batch.sql.js';
 import { WatchPositionRepository } from '../watch/watch-position.repository.js';
 
-const HASH_BYTES = 32;
 const NO_HASH = Buffer.alloc(HASH_BYTES);
 
 /** An object touched by an append, with the global sequence of its newest stored event. */
@@ -97,16 +97,7 @@ export class EventAppender {
   }
 
   private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>) {
-    const tips = await this.lockObjects(q, prepared, clusterIds);
-
-    // Idempotency record; a key repeated inside the batch counts once.
-    const firstOfKey = new Map<string, PreparedObservation>();
-    for (const p of prepared) {
-      const m = p.observation.object.metadata;
-      const k = `${tips.get(objectKey(p.observation.cluster, m.uid))!.objectId}\u0000${m.resourceVersion}`;
-      if (!firstOfKey.has(k)) firstOfKey.set(k, p);
-    }
-    const fresh = await this.recordSeen(q, firstOfKey);
+    const { tips, fresh } = await this.lockObjects(q, prepared, clusterIds);
 
     let unchanged = 0;
     const blobs = new Map<string, Blob>();
@@ -115,6 +106,7 @@ export class EventAppender {
     for (const p of prepared) {
       const m = p.observation.object.metadata;
       const tip = tips.get(objectKey(p.observation.cluster, m.uid))!;
+      // A key repeated inside the batch counts once: the first takes it.
       if (!fresh.delete(`${tip.objectId}\u0000${m.resourceVersion}`)) continue; // duplicate
       newObservedAt.push(Date.parse(p.observation.observedAt));
       const digest = { type: p.observation.type, fieldsHash: p.managedFields.list.hash, valuesHash: p.valuesHash };
@@ -141,9 +133,7 @@ export class EventAppender {
       tip.touched = true;
     }
 
-    await this.insertBlobs(q, [...blobs.values()]);
-    await this.insertEvents(q, rows);
-    await this.updateTips(q, [...tips.values()]);
+    await this.write(q, [...blobs.values()], rows, [...tips.values()]);
     const touched = [...tips.values()].filter((t) => t.touched);
     return {
       stored: rows.length,
@@ -166,160 +156,109 @@ export class EventAppender {
   }
 
   /**
-   * Creates the batch's new objects, then locks every object row of the batch (in id order, so
-   * concurrent batches never deadlock) and reads its tip. The row lock serializes batches per object.
+   * Locks every object row of the batch (creating the new ones), reads its tip and records the
+   * batch's idempotency keys, in one statement. Returns the tips and the keys that were new
+   * ("objectId\0resourceVersion"). The row lock serializes batches per object.
    */
-  private async lockObjects(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>): Promise<Map<string, Tip>> {
+  private async lockObjects(
+    q: QueryRunner,
+    prepared: readonly PreparedObservation[],
+    clusterIds: Map<string, number>,
+  ): Promise<{ tips: Map<string, Tip>; fresh: Set<string> }> {
     const latest = new Map<string, { p: PreparedObservation; first: string; last: string }>();
+    // The first observation of each (object, resourceVersion): the one whose time the key records.
+    const keys = new Map<string, PreparedObservation>();
     for (const p of prepared) {
       const k = objectKey(p.observation.cluster, p.observation.object.metadata.uid);
       const seen = latest.get(k);
       const t = p.observation.observedAt;
       if (!seen) latest.set(k, { p, first: t, last: t });
       else latest.set(k, { p, first: seen.first < t ? seen.first : t, last: seen.last > t ? seen.last : t });
+      const key = `${k}\u0000${p.observation.object.metadata.resourceVersion}`;
+      if (!keys.has(key)) keys.set(key, p);
     }
-    const keys = [...latest.keys()].sort();
-    const cols: unknown[][] = Array.from({ length: 10 }, () => []);
-    for (const k of keys) {
-      const { p, first, last } = latest.get(k)!;
-      const o = p.observation;
-      const values = [clusterIds.get(o.cluster), o.object.metadata.uid, o.resource.group, o.resource.version, o.resource.kind,
-        o.resource.resource, o.object.metadata.namespace ?? '', o.object.metadata.name, first, last];
-      values.forEach((v, i) => cols[i]!.push(v));
-    }
-    await q.query(
-      `INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
-       ON CONFLICT (cluster_id, uid) DO NOTHING`,
-      cols,
-    );
-    const rows: {
-      id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null;
-      last_values_hash: Buffer | null; tip_body: string | null; events_since_snapshot: number; deleted_at: Date | null;
-    }[] = await q.query(
-      // The tip body as text: JSON.parse takes it as is (a bytea comes back as hex to decode first).
-      `SELECT o.id, o.cluster_id, o.uid, o.last_seq, o.last_fields_hash, o.last_values_hash,
-              convert_from(o.tip_body, 'UTF8') AS tip_body, o.events_since_snapshot, o.deleted_at
-       FROM objects o JOIN unnest($1::int[], $2::text[]) AS k(c, u) ON o.cluster_id = k.c AND o.uid = k.u
-       ORDER BY o.id
-       FOR UPDATE OF o`,
-      [cols[0], cols[1]],
-    );
     const clusterNames = new Map([...clusterIds].map(([n, id]) => [id, n]));
     const tips = new Map<string, Tip>();
-    for (const r of rows) {
-      const cluster = clusterNames.get(r.cluster_id)!;
-      const k = objectKey(cluster, r.uid);
-      const { p, first, last } = latest.get(k)!;
-      tips.set(k, {
-        objectId: String(r.id), cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-        valuesHash: r.last_values_hash, body: r.tip_body !== null ? (JSON.parse(r.tip_body) as Body) : null,
-        sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
-        identity: { apiVersion: p.observation.resource.version, namespace: p.observation.object.metadata.namespace ?? '', name: p.observation.object.metadata.name, first, last },
-      });
+    const fresh = new Set<string>();
+    let wanted = [...latest.keys()].sort();
+    // Once, and a second time only for objects a concurrent batch created meanwhile (see the statement); a third miss is a bug.
+    for (let tries = 0; wanted.length > 0; tries++) {
+      if (tries === 3) throw new Error(`objects neither found nor created: ${wanted.length}`);
+      const wantedSet = new Set(wanted);
+      const objectCols: unknown[][] = Array.from({ length: 10 }, () => []);
+      for (const k of wanted) {
+        const { p, first, last } = latest.get(k)!;
+        const o = p.observation;
+        const values = [clusterIds.get(o.cluster), o.object.metadata.uid, o.resource.group, o.resource.version, o.resource.kind,
+          o.resource.resource, o.object.metadata.namespace ?? '', o.object.metadata.name, first, last];
+        values.forEach((v, i) => objectCols[i]!.push(v));
+      }
+      const keyCols: unknown[][] = [[], [], [], []];
+      for (const p of keys.values()) {
+        const o = p.observation;
+        if (!wantedSet.has(objectKey(o.cluster, o.object.metadata.uid))) continue;
+        [clusterIds.get(o.cluster), o.object.metadata.uid, o.object.metadata.resourceVersion, o.observedAt].forEach((v, i) => keyCols[i]!.push(v));
+      }
+      const rows: {
+        id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
+        tip_body: string | null; events_since_snapshot: number; deleted_at: Date | null; fresh: string[] | null;
+      }[] = await q.query(LOCK_OBJECTS_AND_RECORD_SEEN, [...objectCols, ...keyCols]);
+      for (const r of rows) {
+        const cluster = clusterNames.get(r.cluster_id)!;
+        const k = objectKey(cluster, r.uid);
+        const { p, first, last } = latest.get(k)!;
+        const objectId = String(r.id);
+        tips.set(k, {
+          objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
+          valuesHash: r.last_values_hash, body: r.tip_body !== null ? (JSON.parse(r.tip_body) as Body) : null,
+          sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
+          identity: { apiVersion: p.observation.resource.version, namespace: p.observation.object.metadata.namespace ?? '', name: p.observation.object.metadata.name, first, last },
+        });
+        for (const rv of r.fresh ?? []) fresh.add(`${objectId}\u0000${rv}`);
+      }
+      wanted = wanted.filter((k) => !tips.has(k));
     }
-    return tips;
+    return { tips, fresh };
   }
 
-  /** Inserts the idempotency keys; returns those that were new ("objectId\0resourceVersion"). */
-  private async recordSeen(q: QueryRunner, byKey: Map<string, PreparedObservation>): Promise<Set<string>> {
-    const ids: string[] = [], rvs: string[] = [], ats: string[] = [];
-    for (const [k, p] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      ids.push(k.slice(0, k.indexOf('\u0000')));
-      rvs.push(p.observation.object.metadata.resourceVersion);
-      ats.push(p.observation.observedAt);
-    }
-    const rows: { object_id: string; resource_version: string }[] = await q.query(
-      `INSERT INTO observations_seen (object_id, resource_version, observed_at)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])
-       ON CONFLICT DO NOTHING
-       RETURNING object_id, resource_version`,
-      [ids, rvs, ats],
-    );
-    return new Set(rows.map((r) => `${r.object_id}\u0000${r.resource_version}`));
-  }
-
-  private async insertBlobs(q: QueryRunner, blobs: Blob[]): Promise<void> {
-    if (blobs.length === 0) return;
+  /** Blobs, events and tips in one statement; sets each touched tip's lastSeq. */
+  private async write(q: QueryRunner, blobs: Blob[], rows: readonly EventRow[], tips: readonly Tip[]): Promise<void> {
     blobs.sort((a, b) => a.hash.compare(b.hash));
-    const bytes = packBytes(blobs.map((b) => b.json));
-    await q.query(
-      `INSERT INTO blobs (hash, bytes)
-       SELECT ${fixedSlice('$1::bytea', 'x.i', HASH_BYTES)}, ${packedSlice('$2::bytea', 'x.s', 'x.l')}
-       FROM unnest($3::int[], $4::int[]) WITH ORDINALITY AS x(s, l, i)
-       ORDER BY x.i
-       ON CONFLICT (hash) DO NOTHING`,
-      [Buffer.concat(blobs.map((b) => b.hash)), bytes.bytes, bytes.starts, bytes.lengths],
-    );
-  }
-
-  private async insertEvents(q: QueryRunner, rows: EventRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const returned: { seq: string }[] = await q.query(
-      `INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at,
-                           managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding)
-       SELECT o, rv, av, et, s, oa, ${fixedSlice('$7::bytea', 'ord', HASH_BYTES)}, mt,
-              ${fixedSlice('$9::bytea', 'ord', HASH_BYTES)}, ${fixedSlice('$10::bytea', 'ord', HASH_BYTES)}, be
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $8::jsonb[], $11::text[])
-         WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, ord)
-       ORDER BY ord
-       RETURNING seq`,
-      [
-        rows.map((r) => r.tip.objectId),
-        rows.map((r) => r.p.observation.object.metadata.resourceVersion),
-        rows.map((r) => r.p.observation.object.apiVersion ?? r.p.observation.resource.version),
-        rows.map((r) => r.p.observation.type),
-        rows.map((r) => r.p.observation.source),
-        rows.map((r) => r.p.observation.observedAt),
-        Buffer.concat(rows.map((r) => r.p.managedFields.list.hash)),
-        rows.map((r) => JSON.stringify(r.p.managedFields.times)),
-        Buffer.concat(rows.map((r) => r.p.valuesHash)),
-        Buffer.concat(rows.map((r) => r.bodyHash)),
-        rows.map((r) => r.bodyEncoding),
-      ],
-    );
-    // Sequence values are drawn in row order (ORDER BY ord), so the i-th smallest belongs to the i-th row.
-    const seqs = returned.map((r) => BigInt(r.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    rows.forEach((r, i) => (r.tip.lastSeq = String(seqs[i])));
-  }
-
-  /** One write per object and batch: identity, times and (for objects with new events) the tip. */
-  private async updateTips(q: QueryRunner, tips: Tip[]): Promise<void> {
-    if (tips.length === 0) return;
+    const blobBytes = packBytes(blobs.map((b) => b.json));
     const bodies = packBytes(tips.map((t) => (t.touched ? JSON.stringify(t.body) : null)));
-    await q.query(
-      `UPDATE objects o SET
-         api_version = u.av, namespace = u.ns, name = u.n,
-         first_seen_at = LEAST(o.first_seen_at, u.f), last_seen_at = GREATEST(o.last_seen_at, u.l),
-         last_seq = CASE WHEN u.touched THEN u.seq ELSE o.last_seq END,
-         last_fields_hash = CASE WHEN u.touched THEN ${fixedSlice('$4::bytea', 'u.i', HASH_BYTES)} ELSE o.last_fields_hash END,
-         last_values_hash = CASE WHEN u.touched THEN ${fixedSlice('$5::bytea', 'u.i', HASH_BYTES)} ELSE o.last_values_hash END,
-         tip_body = CASE WHEN u.touched THEN ${packedSlice('$6::bytea', 'u.bs', 'u.bl')} ELSE o.tip_body END,
-         events_since_snapshot = CASE WHEN u.touched THEN u.n_since ELSE o.events_since_snapshot END,
-         deleted_at = CASE WHEN u.touched THEN u.deleted_at ELSE o.deleted_at END
-       FROM unnest($1::bigint[], $2::bool[], $3::bigint[], $14::int[], $15::int[], $7::int[], $8::timestamptz[],
-                   $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[])
-         WITH ORDINALITY AS u(id, touched, seq, bs, bl, n_since, deleted_at, av, ns, n, f, l, i)
-       WHERE o.id = u.id`,
-      [
-        tips.map((t) => t.objectId),
-        tips.map((t) => t.touched),
-        tips.map((t) => (t.touched ? t.lastSeq : null)),
-        // Untouched tips keep their columns (the CASEs above): zeros hold their places in the packed hashes.
-        Buffer.concat(tips.map((t) => (t.touched ? t.fieldsHash! : NO_HASH))),
-        Buffer.concat(tips.map((t) => (t.touched ? t.valuesHash! : NO_HASH))),
-        bodies.bytes,
-        tips.map((t) => t.sinceSnapshot),
-        tips.map((t) => t.deletedAt),
-        tips.map((t) => t.identity.apiVersion),
-        tips.map((t) => t.identity.namespace),
-        tips.map((t) => t.identity.name),
-        tips.map((t) => t.identity.first),
-        tips.map((t) => t.identity.last),
-        bodies.starts,
-        bodies.lengths,
-      ],
-    );
+    const seqs: { object_id: string; seq: string }[] = await q.query(WRITE_BATCH, [
+      Buffer.concat(blobs.map((b) => b.hash)),
+      blobBytes.bytes,
+      blobBytes.starts,
+      blobBytes.lengths,
+      rows.map((r) => r.tip.objectId),
+      rows.map((r) => r.p.observation.object.metadata.resourceVersion),
+      rows.map((r) => r.p.observation.object.apiVersion ?? r.p.observation.resource.version),
+      rows.map((r) => r.p.observation.type),
+      rows.map((r) => r.p.observation.source),
+      rows.map((r) => r.p.observation.observedAt),
+      Buffer.concat(rows.map((r) => r.p.managedFields.list.hash)),
+      rows.map((r) => JSON.stringify(r.p.managedFields.times)),
+      Buffer.concat(rows.map((r) => r.p.valuesHash)),
+      Buffer.concat(rows.map((r) => r.bodyHash)),
+      rows.map((r) => r.bodyEncoding),
+      tips.map((t) => t.objectId),
+      tips.map((t) => t.touched),
+      // Untouched tips keep their columns (the CASEs of the statement): zeros hold their places in the packed hashes.
+      Buffer.concat(tips.map((t) => (t.touched ? t.fieldsHash! : NO_HASH))),
+      Buffer.concat(tips.map((t) => (t.touched ? t.valuesHash! : NO_HASH))),
+      bodies.bytes,
+      bodies.starts,
+      bodies.lengths,
+      tips.map((t) => t.sinceSnapshot),
+      tips.map((t) => t.deletedAt),
+      tips.map((t) => t.identity.apiVersion),
+      tips.map((t) => t.identity.namespace),
+      tips.map((t) => t.identity.name),
+      tips.map((t) => t.identity.first),
+      tips.map((t) => t.identity.last),
+    ]);
+    const byObject = new Map(seqs.map((r) => [String(r.object_id), String(r.seq)]));
+    for (const t of tips) if (t.touched) t.lastSeq = byObject.get(t.objectId)!;
   }
-
 }
