@@ -5,5 +5,6 @@ import { CreateOwnershipProjections1795266505291 } from './1795266505291-CreateO
 import { CreateOwnershipVersions1795300000000 } from './1795300000000-CreateOwnershipVersions.js';
 import { CreateDeadLettersAndWatchPositions1795400000000 } from './1795400000000-CreateDeadLettersAndWatchPositions.js';
 import { BaselineTransitions1795500000000 } from './1795500000000-BaselineTransitions.js';
+import { OwnershipStateSchema1795600000000 } from './1795600000000-OwnershipStateSchema.js';
 
-export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000];
+export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000];

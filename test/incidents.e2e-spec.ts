@@ -1,14 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
-import { KubectlSandbox, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
-import {
-  createTestContext,
-  runProcess,
-  startBuiltService,
-  waitFor,
-  type BuiltService,
-  type ProcessResult,
-  type TestContext,
-} from '../libs/testing/src/index.js';
+import type { ListFindingsResponseDto } from '../apps/api/src/findings.dto.js';
+import type {
+  ExplainResponseDto,
+  FieldHistoryResponseDto,
+  FieldResponseDto,
+  ListObjectsResponseDto,
+  TransitionsResponseDto,
+} from '../apps/api/src/objects.dto.js';
+import type { ReplayResponseDto, ReplayStatusResponseDto } from '../apps/api/src/replays.dto.js';
+import type { SimulateApplyResponseDto } from '../apps/api/src/simulate.dto.js';
+import { itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
+import { useBuiltService } from '../libs/testing/src/use-built-service.js';
+import { runProcess, waitFor, type ProcessResult } from '../libs/testing/src/index.js';
 import { GHOST_LABEL, POD_IMAGE, configMapManifest, controllerApply, deploymentManifest, writeGhostLabel, writeImageTakenAndForcedBack } from '../libs/testing/src/incident-scenarios.js';
 
 // Issue 7's incidents end to end: the real kubectl drives the sandbox API server, the BUILT service
@@ -16,95 +19,24 @@ import { GHOST_LABEL, POD_IMAGE, configMapManifest, controllerApply, deploymentM
 
 const LONG = 240_000; // one incident: several kubectl runs and projection waits on a small shared machine
 
-interface Owner {
-  manager: string;
-  operation: string;
-  subresource: string;
-  apiVersion: string;
-}
-interface Transition extends Owner {
-  seq: string;
-  at: string;
-  type: string;
-  path?: string;
-}
-interface History {
-  transitions: Transition[];
-  values: { seq: string; present: boolean; value?: unknown }[];
-}
-interface FieldAnswer {
-  present: boolean;
-  value?: unknown;
-  owners: Owner[];
-}
-interface Explanation {
-  present: boolean;
-  cause: string;
-  causes: string[];
-  releasedBy: (Owner & { seq: string | null }) | null;
-  remainingOwners: Owner[];
-  remedies: { kind: string; summary: string; command: string | null; commands: string[] }[];
-}
-interface ReplayStatus {
-  jobId: string;
-  scope: { kind: string };
-  requestedAt: string;
-  state: 'waiting' | 'active' | 'completed' | 'failed';
-  progress: { events: number; objects: number; percent: number } | null;
-  result: { events: number; objects: number; seconds: number } | null;
-  failedReason: string | null;
-}
-interface Finding {
-  type: string;
-  objectId: string;
-  path: string;
-  managers: Owner[];
-}
-interface ObjectItem {
-  id: string;
-  cluster: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
-
 describe('issue 7 incidents through the real pipeline (kubectl → sandbox → watcher → worker → API)', () => {
-  let ctx: TestContext;
-  let k: KubectlSandbox;
-  let service: BuiltService;
-
-  beforeAll(async () => {
-    ctx = await createTestContext('incidents');
-    k = await KubectlSandbox.start({ bookmarkIntervalMs: 500 });
-    service = await startBuiltService(ctx, k.kubeconfig);
-  }, 180_000);
-
-  afterAll(async () => {
-    await service?.stop();
-    await k?.close();
-    await ctx?.dispose();
-  }, 60_000);
+  const e2e = useBuiltService('incidents');
 
   // --- API and kubectl helpers -------------------------------------------------------------------
 
-  async function api<T>(path: string, init?: RequestInit): Promise<T> {
-    const r = await fetch(`${service.url}${path}`, init);
-    const body = (await r.json()) as T;
-    if (r.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${path} → ${r.status} ${JSON.stringify(body)}`);
-    return body;
-  }
+  const api = <T>(path: string, init?: RequestInit) => e2e.service.api<T>(path, init);
   const q = (path: string) => `path=${encodeURIComponent(path)}`;
-  const history = (id: string, path: string, at?: string) => api<History>(`/v1/objects/${id}/fields/history?${q(path)}${at ? `&at=${at}` : ''}`);
-  const field = (id: string, path: string, at?: string) => api<FieldAnswer>(`/v1/objects/${id}/fields?${q(path)}${at ? `&at=${encodeURIComponent(at)}` : ''}`);
-  const explain = (id: string, path: string) => api<Explanation>(`/v1/objects/${id}/explain?${q(path)}`);
-  const findings = async (type: string) => (await api<{ items: Finding[] }>(`/v1/findings?type=${type}&limit=500`)).items;
-  const kinds = (ts: Transition[]) => ts.map((t) => `${t.type} ${t.manager}`);
+  const history = (id: string, path: string, at?: string) => api<FieldHistoryResponseDto>(`/v1/objects/${id}/fields/history?${q(path)}${at ? `&at=${at}` : ''}`);
+  const field = (id: string, path: string, at?: string) => api<FieldResponseDto>(`/v1/objects/${id}/fields?${q(path)}${at ? `&at=${encodeURIComponent(at)}` : ''}`);
+  const explain = (id: string, path: string) => api<ExplainResponseDto>(`/v1/objects/${id}/explain?${q(path)}`);
+  const findings = async (type: string) => (await api<ListFindingsResponseDto>(`/v1/findings?type=${type}&limit=500`)).items;
+  const kinds = (ts: FieldHistoryResponseDto['transitions']) => ts.map((t) => `${t.type} ${t.manager}`);
 
   /** The API's id of an object, once the watcher has reported it. */
   const objectId = (kind: string, namespace: string, name: string) =>
     waitFor(
       `${kind} ${namespace}/${name} in the API`,
-      async () => (await api<{ items: ObjectItem[] }>(`/v1/objects?kind=${kind}&namespace=${namespace}&name=${name}`)).items[0],
+      async () => (await api<ListObjectsResponseDto>(`/v1/objects?kind=${kind}&namespace=${namespace}&name=${name}`)).items[0],
       60_000,
       250,
     );
@@ -117,17 +49,17 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     }, 60_000, 250);
 
   /** Runs a remedy's shell command (KUBECONFIG points at the sandbox), `input` on stdin. */
-  const sh = (command: string, input: string): Promise<ProcessResult> => runProcess('sh', ['-c', command], { input, env: { ...process.env, KUBECONFIG: k.kubeconfig } });
+  const sh = (command: string, input: string): Promise<ProcessResult> => runProcess('sh', ['-c', command], { input, env: { ...process.env, KUBECONFIG: e2e.k.kubeconfig } });
 
   // --- the incidents -----------------------------------------------------------------------------
 
   const withoutLabel = (ns: string) => configMapManifest(ns, { app: 'shop' });
-  const labels = async (ns: string) => (await k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels'];
+  const labels = async (ns: string) => (await e2e.k.getJson('configmap', 'app-config', '-n', ns)).metadata['labels'];
 
   /** Incident 1's ghost label in namespace `ns`, and the API's explanation of it. */
-  async function ghostLabel(ns: string): Promise<{ id: string; x: Explanation }> {
+  async function ghostLabel(ns: string): Promise<{ id: string; x: ExplainResponseDto }> {
     // flux applies server-side over HTTP as controller-runtime does (see writeGhostLabel).
-    expect((await writeGhostLabel(k, ns)).created).toBe('configmap/app-config created\n');
+    expect((await writeGhostLabel(e2e.k, ns)).created).toBe('configmap/app-config created\n');
     expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
 
     const { id } = await objectId('ConfigMap', ns, 'app-config');
@@ -145,7 +77,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
   }
 
   /** The explanation once the projection has caught up with a change (`until` holds). */
-  const explainUntil = (id: string, what: string, until: (e: Explanation) => boolean) =>
+  const explainUntil = (id: string, what: string, until: (e: ExplainResponseDto) => boolean) =>
     waitFor(`explain: ${what}`, async () => {
       const e = await explain(id, GHOST_LABEL);
       return until(e) ? e : undefined;
@@ -178,13 +110,13 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
       expect(patch.summary).toContain(`${GHOST_LABEL} stays in the object, owned by nobody; no apply prunes it`);
       expect(await sh(patch.command!, '')).toMatchObject({ code: 0 });
       // What kubectl shows: the label is still there and no entry owns it...
-      const cm = await k.getJson('configmap', 'app-config', '-n', ns);
+      const cm = await e2e.k.getJson('configmap', 'app-config', '-n', ns);
       expect(cm.metadata['labels']).toEqual({ app: 'shop', 'test-data': 'true' });
       const entries = cm.metadata['managedFields'] as { manager: string; fieldsV1: { 'f:metadata'?: { 'f:labels'?: Record<string, unknown> } } }[];
       expect(entries.map((e) => e.manager)).toEqual(['flux-controller']);
       expect(entries.some((e) => e.fieldsV1['f:metadata']?.['f:labels']?.['f:test-data'] !== undefined)).toBe(false);
       // ...and flux's next apply does not prune it: flux had released it already.
-      await controllerApply(k, `/api/v1/namespaces/${ns}/configmaps`, 'app-config', 'flux-controller', withoutLabel(ns));
+      await controllerApply(e2e.k, `/api/v1/namespaces/${ns}/configmaps`, 'app-config', 'flux-controller', withoutLabel(ns));
       expect(await labels(ns)).toEqual({ app: 'shop', 'test-data': 'true' });
       const orphan = await explainUntil(id, 'nobody owns the label', (e) => e.remainingOwners.length === 0);
       expect(orphan).toMatchObject({ present: true, cause: 'orphan' });
@@ -200,7 +132,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
 
   itWithKubectl(18, 'server-side apply', LONG)('2. image taken by kubectl set image and forced back: acquired → taken → forced, 1.16 → 1.17 → 1.16', async () => {
     const ns = 'incident-image';
-    const { conflict } = await writeImageTakenAndForcedBack(k, ns);
+    const { conflict } = await writeImageTakenAndForcedBack(e2e.k, ns);
     expect(conflict.code).toBe(1);
 
     const { id } = await objectId('Pod', ns, 'nginx');
@@ -215,9 +147,9 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
 
   itWithKubectl(24, '--subresource', LONG)('3. replicas taken through /scale: history says taken, findings say the applier will conflict, until it applies without replicas', async () => {
     const ns = 'incident-scale';
-    await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
-    await k.ok(['patch', 'deployment', 'web', '-n', ns, '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":5}}', '--field-manager=horizontal-pod-autoscaler']);
+    await e2e.k.ok(['create', 'namespace', ns]);
+    await e2e.k.ok(['apply', '--server-side', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
+    await e2e.k.ok(['patch', 'deployment', 'web', '-n', ns, '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":5}}', '--field-manager=horizontal-pod-autoscaler']);
 
     const { id } = await objectId('Deployment', ns, 'web');
     const h = await historyOf(id, '.spec.replicas', 2);
@@ -238,7 +170,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     ]);
 
     // The applier ships a new image without replicas: no conflict, and nothing left to warn about.
-    await k.ok(['apply', '--server-side', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.26') });
+    await e2e.k.ok(['apply', '--server-side', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.26') });
     await waitFor('the new image in the API', async () => (await field(id, '.spec.template.spec.containers[name="app"].image')).value === 'nginx:1.26', 60_000, 250);
     expect((await findings('replicas-contested,applier-will-conflict')).filter((f) => f.objectId === id)).toEqual([]);
     const replicas = await field(id, '.spec.replicas');
@@ -248,16 +180,16 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
 
   itWithKubectl(24, '--subresource', LONG)("4. simulate/apply predicts exactly the conflict kubectl then gets", async () => {
     const ns = 'incident-simulate';
-    await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
-    await k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
-    await k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
+    await e2e.k.ok(['create', 'namespace', ns]);
+    await e2e.k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
+    await e2e.k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
+    await e2e.k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
 
     const obj = await objectId('Deployment', ns, 'web');
     await historyOf(obj.id, '.spec.template.spec.containers[name="app"].image', 2);
     await historyOf(obj.id, '.spec.replicas', 2);
     const manifest = deploymentManifest(ns, 'nginx:1.25', 2);
-    const sim = await api<{ objectId: string; conflicts: (Omit<Owner, 'subresource'> & { subresource: string | null; path: string })[]; message: string | null }>('/v1/simulate/apply', {
+    const sim = await api<SimulateApplyResponseDto>('/v1/simulate/apply', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ cluster: obj.cluster, manager: 'ci-tool', force: false, manifest }),
@@ -269,7 +201,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
       { manager: 'kubectl-set', operation: 'Update', subresource: null, apiVersion: 'apps/v1', path: '.spec.template.spec.containers[name="app"].image' },
     ]);
 
-    const r = await k.kubectl(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: manifest });
+    const r = await e2e.k.kubectl(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: manifest });
     expect(r.code).toBe(1);
     // kubectl prints the apiserver's message after "error: ", then its own advice paragraph.
     const advice = r.stderr.indexOf('\nPlease review the fields above');
@@ -279,7 +211,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
 
   itWithKubectl(18, 'server-side apply', LONG)('5. at= answers the state at earlier moments; a full replay gives identical answers', async () => {
     const ns = 'incident-at';
-    await writeImageTakenAndForcedBack(k, ns, 'nginx:1.18');
+    await writeImageTakenAndForcedBack(e2e.k, ns, 'nginx:1.18');
 
     const { id } = await objectId('Pod', ns, 'nginx');
     const [acquired, taken, forced] = (await historyOf(id, POD_IMAGE, 3)).transitions;
@@ -291,7 +223,7 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     expect(await at(taken!.seq)).toEqual(['nginx:1.17', ['kubectl-set/Update']]);
     expect(await at(forced!.seq)).toEqual(['nginx:1.18', ['kubectl/Apply']]);
     expect(await at(taken!.at)).toEqual(['nginx:1.17', ['kubectl-set/Update']]);
-    const before = await api<History>(`/v1/objects/${id}/fields/history?${q(POD_IMAGE)}&at=${taken!.seq}`);
+    const before = await history(id, POD_IMAGE, taken!.seq);
     expect(before.transitions.map((t) => t.type)).toEqual(['acquired', 'taken']);
 
     // Every answer about every tracked object, before and after a full replay.
@@ -300,11 +232,11 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
         findings: await api('/v1/findings?limit=500'),
         managers: await api('/v1/managers?limit=500'),
       };
-      for (const o of (await api<{ items: ObjectItem[] }>('/v1/objects?limit=500')).items) {
-        const ts = (await api<{ items: Transition[]; nextCursor: string | null }>(`/v1/objects/${o.id}/transitions?limit=500`)).items;
+      for (const o of (await api<ListObjectsResponseDto>('/v1/objects?limit=500')).items) {
+        const ts = (await api<TransitionsResponseDto>(`/v1/objects/${o.id}/transitions?limit=500`)).items;
         out[`${o.id} transitions`] = ts;
         out[`${o.id} ownership`] = await api(`/v1/objects/${o.id}/ownership`);
-        for (const p of new Set(ts.map((t) => t.path!))) {
+        for (const p of new Set(ts.map((t) => t.path))) {
           out[`${o.id} history ${p}`] = await history(o.id, p);
           out[`${o.id} fields ${p}`] = await field(o.id, p);
           out[`${o.id} explain ${p}`] = await explain(o.id, p);
@@ -319,13 +251,13 @@ describe('issue 7 incidents through the real pipeline (kubectl → sandbox → w
     }, 60_000, 250);
     expect(projected[`${id} history ${POD_IMAGE}`]).toEqual(await history(id, POD_IMAGE));
 
-    const { jobId } = await api<{ jobId: string }>('/v1/replays', {
+    const { jobId } = await api<ReplayResponseDto>('/v1/replays', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ scope: { kind: 'all' } }),
     });
     const done = await waitFor('the replay completed (GET /v1/replays/{jobId})', async () => {
-      const s = await api<ReplayStatus>(`/v1/replays/${jobId}`);
+      const s = await api<ReplayStatusResponseDto>(`/v1/replays/${jobId}`);
       if (s.state === 'failed') throw new Error(`replay failed: ${s.failedReason}`);
       return s.state === 'completed' ? s : undefined;
     }, 120_000, 250);

@@ -4,16 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { SANDBOX_ADMIN_TOKEN } from '../libs/sandbox/src/index.js';
-import { KUBECTL, KubectlSandbox, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
-import {
-  createTestContext,
-  runProcess,
-  startBuiltService,
-  waitFor,
-  type BuiltService,
-  type ProcessResult,
-  type TestContext,
-} from '../libs/testing/src/index.js';
+import type { ListFindingsResponseDto } from '../apps/api/src/findings.dto.js';
+import type { FieldHistoryResponseDto, FieldResponseDto, ListObjectsResponseDto } from '../apps/api/src/objects.dto.js';
+import { KUBECTL, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
+import { useBuiltService } from '../libs/testing/src/use-built-service.js';
+import { runProcess, waitFor, type ProcessResult } from '../libs/testing/src/index.js';
 import { GHOST_LABEL, POD_IMAGE, configMapManifest, deploymentManifest, writeGhostLabel, writeImageTakenAndForcedBack } from '../libs/testing/src/incident-scenarios.js';
 
 // `kubectl ssa-audit …` end to end: the REAL kubectl finds the plugin on PATH (bin/, the built
@@ -24,35 +19,17 @@ import { GHOST_LABEL, POD_IMAGE, configMapManifest, deploymentManifest, writeGho
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const LONG = 240_000;
 
-interface History {
-  transitions: { seq: string; type: string; manager: string; operation: string }[];
-}
-
 describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the built service', () => {
-  let ctx: TestContext;
-  let k: KubectlSandbox;
-  let service: BuiltService;
-
-  beforeAll(async () => {
-    ctx = await createTestContext('kubectl_plugin');
-    k = await KubectlSandbox.start({ bookmarkIntervalMs: 500 });
-    service = await startBuiltService(ctx, k.kubeconfig, { AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1' });
-  }, 180_000);
-
-  afterAll(async () => {
-    await service?.stop();
-    await k?.close();
-    await ctx?.dispose();
-  }, 60_000);
+  const e2e = useBuiltService('kubectl_plugin', { AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1' });
 
   /** The environment kubectl runs the plugin in: bin/ on PATH, the sandbox's kubeconfig, the service's URL. */
   const pluginEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
     const { NODE_OPTIONS: _n, NO_COLOR: _c, ...inherited } = process.env;
-    return { ...inherited, PATH: `${ROOT}/bin:${process.env['PATH']}`, KUBECONFIG: k.kubeconfig, SSA_AUDIT_SERVER: service.url, ...extra };
+    return { ...inherited, PATH: `${ROOT}/bin:${process.env['PATH']}`, KUBECONFIG: e2e.k.kubeconfig, SSA_AUDIT_SERVER: e2e.service.url, ...extra };
   };
   /** `kubectl ssa-audit <args>` through the real kubectl. */
   const plugin = (args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<ProcessResult> =>
-    runProcess(KUBECTL, ['ssa-audit', ...args], { env: pluginEnv(opts.env), ...(opts.input === undefined ? {} : { input: opts.input }) });
+    runProcess(KUBECTL, ['ssa-audit', ...args], { env: pluginEnv(opts.env), input: opts.input });
   /** `kubectl <args>` with the same environment (no --kubeconfig flag: the plugin's own way). */
   const kubectl = (args: readonly string[], input: string): Promise<ProcessResult> => runProcess(KUBECTL, args, { env: pluginEnv(), input });
 
@@ -62,13 +39,13 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
       const r = await plugin(['history', object, path, '-n', ns, '-o', 'json']);
       if (r.code === 3) return undefined; // not tracked yet
       if (r.code !== 0) throw new Error(`history exited ${r.code}: ${r.stderr}`);
-      const h = JSON.parse(r.stdout) as History;
+      const h = JSON.parse(r.stdout) as FieldHistoryResponseDto;
       return h.transitions.length >= n ? h : undefined;
     }, 60_000, 300);
 
   itWithKubectl(18, 'server-side apply', LONG)('ghost label: who-owns names kubectl-client-side-apply, why prints the cause and remedies; -o json parses', async () => {
     const ns = 'plugin-ghost';
-    await writeGhostLabel(k, ns);
+    await writeGhostLabel(e2e.k, ns);
     await historyOf('configmap/app-config', GHOST_LABEL, ns, 3);
 
     const who = await plugin(['who-owns', 'configmap/app-config', GHOST_LABEL, '-n', ns]);
@@ -84,7 +61,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
     for (const type of ['cm', 'configmaps', 'ConfigMap']) {
       const json = await plugin(['who-owns', `${type}/app-config`, GHOST_LABEL, '-n', ns, '-o', 'json']);
       expect(json.code).toBe(0);
-      const answer = JSON.parse(json.stdout) as { present: boolean; owners: { manager: string }[] };
+      const answer = JSON.parse(json.stdout) as FieldResponseDto;
       expect(answer.present).toBe(true);
       expect(answer.owners.map((o) => o.manager)).toEqual(['kubectl-client-side-apply']);
     }
@@ -109,7 +86,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
       writeFileSync(script, `#!/bin/sh\necho '${JSON.stringify(credential)}'\n`, { mode: 0o755 });
       const kubeconfig = (name: string, user: Record<string, unknown>) => {
         const file = join(dir, name);
-        const cluster = { name: 'sandbox', cluster: { server: k.sandbox.url } };
+        const cluster = { name: 'sandbox', cluster: { server: e2e.k.sandbox.url } };
         const context = { name: 'ctx', context: { cluster: 'sandbox', user: 'me', namespace: 'plugin-ghost' } };
         writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'Config', clusters: [cluster], users: [{ name: 'me', user }], contexts: [context], 'current-context': 'ctx' }));
         return file;
@@ -120,7 +97,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
       // No -n: the context's namespace (plugin-ghost, written by the first test).
       const viaExec = await plugin(['who-owns', 'cm/app-config', GHOST_LABEL, '-o', 'json'], { env: { KUBECONFIG: exec } });
       expect(viaExec).toMatchObject({ code: 0, stderr: '' });
-      expect((JSON.parse(viaExec.stdout) as { owners: { manager: string }[] }).owners.map((o) => o.manager)).toEqual(['kubectl-client-side-apply']);
+      expect((JSON.parse(viaExec.stdout) as FieldResponseDto).owners.map((o) => o.manager)).toEqual(['kubectl-client-side-apply']);
 
       const viaCert = await plugin(['who-owns', 'cm/app-config', GHOST_LABEL], { env: { KUBECONFIG: cert } });
       expect(viaCert.code).toBe(1);
@@ -135,7 +112,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
 
   itWithKubectl(18, 'server-side apply', LONG)('errors and exit codes: a wrong path is 1, an unknown object or type 3, bad usage 2', async () => {
     const ns = 'plugin-errors';
-    await writeGhostLabel(k, ns);
+    await writeGhostLabel(e2e.k, ns);
     await historyOf('configmap/app-config', GHOST_LABEL, ns, 1);
 
     const badPath = await plugin(['who-owns', 'cm/app-config', '.metadata.labels[', '-n', ns]);
@@ -163,7 +140,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
 
   itWithKubectl(18, 'server-side apply', LONG)('history of the Pod image shows kubectl-set taking it and kubectl forcing it back', async () => {
     const ns = 'plugin-image';
-    await writeImageTakenAndForcedBack(k, ns);
+    await writeImageTakenAndForcedBack(e2e.k, ns);
     await historyOf('pod/nginx', POD_IMAGE, ns, 3);
     const h = await plugin(['history', 'po/nginx', POD_IMAGE, '-n', ns]);
     expect(h).toMatchObject({ code: 0, stderr: '' });
@@ -181,10 +158,10 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
 
   itWithKubectl(24, '--subresource', LONG)('simulate prints exactly what kubectl apply --server-side prints (conflict: stderr and exit code; forced: stdout)', async () => {
     const ns = 'plugin-simulate';
-    await k.ok(['create', 'namespace', ns]);
-    await k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
-    await k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
-    await k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
+    await e2e.k.ok(['create', 'namespace', ns]);
+    await e2e.k.ok(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: deploymentManifest(ns, 'nginx:1.25', 2) });
+    await e2e.k.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=4']);
+    await e2e.k.ok(['set', 'image', 'deployment/web', 'app=nginx:1.26', '-n', ns]);
     await historyOf('deploy/web', '.spec.template.spec.containers[name="app"].image', ns, 2);
     await historyOf('deployments.apps/web', '.spec.replicas', ns, 2);
 
@@ -221,7 +198,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
     // The ghost label of the first test (plugin-ghost): kubectl-client-side-apply still owns what flux released.
     const f = await plugin(['findings', '-A', '-o', 'json']);
     expect(f).toMatchObject({ code: 0, stderr: '' });
-    const all = JSON.parse(f.stdout) as { items: { type: string; namespace: string | null; name: string; path: string }[] };
+    const all = JSON.parse(f.stdout) as Pick<ListFindingsResponseDto, 'items'>;
     expect(Object.keys(all)).toEqual(['items']);
     expect(all.items).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'client-side-apply-leftover', namespace: 'plugin-ghost', name: 'app-config', path: GHOST_LABEL })]));
     const ghost = await plugin(['findings', '-n', 'plugin-ghost']);
@@ -233,7 +210,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
     expect(ghost.stdout).toContain(`\n  client-side-apply-leftover  ${GHOST_LABEL}  kubectl-client-side-apply (Update), flux-controller (Apply)\n`);
 
     // The service itself refuses a request without a token...
-    expect((await fetch(`${service.url}/v1/objects?limit=1`)).status).toBe(401);
+    expect((await fetch(`${e2e.service.url}/v1/objects?limit=1`)).status).toBe(401);
     const child = spawn(KUBECTL, ['ssa-audit', 'ui', '--no-browser'], { env: pluginEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
@@ -243,7 +220,7 @@ describe('kubectl ssa-audit (the kubectl plugin) against the sandbox and the bui
       // ...the proxy adds the kubeconfig user's token to every request.
       const r = await fetch(new URL('/v1/objects?limit=500', url));
       expect(r.status).toBe(200);
-      const body = (await r.json()) as { items: { namespace: string; name: string }[] };
+      const body = (await r.json()) as ListObjectsResponseDto;
       expect(body.items).toEqual(expect.arrayContaining([expect.objectContaining({ namespace: 'plugin-ghost', name: 'app-config' })]));
     } finally {
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -4,48 +4,17 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KubectlSandbox, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
 import { createTestContext, startBuiltService, waitFor, type BuiltService, type TestContext } from '../libs/testing/src/index.js';
+import type { EventResponseDto, ListEventsResponseDto } from '../apps/api/src/events.dto.js';
+import type { ListFindingsResponseDto } from '../apps/api/src/findings.dto.js';
+import type { ListManagersResponseDto, ManagerFieldsResponseDto } from '../apps/api/src/managers.dto.js';
+import type { FieldHistoryResponseDto, FieldResponseDto, ListObjectsResponseDto } from '../apps/api/src/objects.dto.js';
+import type { ReadinessReport } from '../apps/api/src/readiness.service.js';
 import { SANDBOX_ADMIN_TOKEN, startSandbox, type Sandbox } from '../libs/sandbox/src/index.js';
 
 // Issue 14, part 4: KUBE_CONTEXTS=east,west against two sandboxes, the BUILT service watching both,
 // the real kubectl writing the same namespace/name in each; every assertion is on an API answer.
 
 const LONG = 240_000;
-
-interface ObjectItem {
-  id: string;
-  cluster: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  deleted: boolean;
-}
-interface Owner {
-  manager: string;
-  operation: string;
-}
-interface FieldAnswer {
-  present: boolean;
-  value?: unknown;
-  owners: Owner[];
-}
-interface History {
-  transitions: (Owner & { type: string })[];
-  values: { present: boolean; value?: unknown }[];
-}
-interface EventItem {
-  cluster: string;
-  kind: string;
-  uid: string;
-  name: string;
-  resourceVersion: string;
-  type: string;
-  source: string;
-}
-interface Readiness {
-  status: string;
-  checks: Record<string, unknown>;
-  clusters: Record<string, { status: string; since?: string; error?: string; resources?: string[] }>;
-}
 
 const configMap = (data: Record<string, string>) =>
   stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-config', namespace: 'shop' }, data });
@@ -97,28 +66,23 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
     await ctx?.dispose();
   }, 60_000);
 
-  async function api<T>(path: string): Promise<T> {
-    const r = await fetch(`${service.url}${path}`);
-    const body = (await r.json()) as T;
-    if (r.status >= 300) throw new Error(`GET ${path} → ${r.status} ${JSON.stringify(body)}`);
-    return body;
-  }
-  const objects = async (query: string) => (await api<{ items: ObjectItem[] }>(`/v1/objects?${query}`)).items;
-  const field = (id: string, path: string) => api<FieldAnswer>(`/v1/objects/${id}/fields?path=${encodeURIComponent(path)}`);
+  const api = <T>(path: string) => service.api<T>(path);
+  const objects = async (query: string) => (await api<ListObjectsResponseDto>(`/v1/objects?${query}`)).items;
+  const field = (id: string, path: string) => api<FieldResponseDto>(`/v1/objects/${id}/fields?path=${encodeURIComponent(path)}`);
   const managerObjects = async (manager: string, query = '') =>
-    (await api<{ items: { object: ObjectItem }[] }>(`/v1/managers/${manager}/fields?limit=500${query}`)).items.map((i) => `${i.object.cluster}/${i.object.name}`);
+    (await api<ManagerFieldsResponseDto>(`/v1/managers/${manager}/fields?limit=500${query}`)).items.map((i) => `${i.object.cluster}/${i.object.name}`);
   const fieldValue = (id: string, path: string, value: unknown) =>
     waitFor(`${path} = ${JSON.stringify(value)} of ${id}`, async () => {
       const f = await field(id, path);
       return f.present && f.value === value ? f : undefined;
     }, 60_000, 250);
-  const readiness = async () => (await fetch(`${service.url}/readyz`)).json() as Promise<Readiness>;
+  const readiness = async () => (await fetch(`${service.url}/readyz`)).json() as Promise<ReadinessReport>;
   const metrics = async () => (await fetch(`${service.url}/metrics`)).text();
   const westConfigMapRelists = (text: string) =>
     [...text.matchAll(/^ssa_audit_watch_relists_total\{cluster="west",resource="configmaps",reason="(?:too-large|initial)"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
 
   /** The first event the SSE stream sends for `query`. */
-  async function firstStreamedEvent(query: string): Promise<EventItem> {
+  async function firstStreamedEvent(query: string): Promise<EventResponseDto> {
     const abort = new AbortController();
     const r = await fetch(`${service.url}/v1/events/stream?${query}`, { signal: abort.signal });
     const reader = r.body!.getReader();
@@ -129,7 +93,7 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
         if (done) throw new Error(`stream ended before an event: ${text}`);
         text += new TextDecoder().decode(value);
         const data = /^data: (.+)$/m.exec(text);
-        if (data) return JSON.parse(data[1]!) as EventItem;
+        if (data) return JSON.parse(data[1]!) as EventResponseDto;
       }
     } finally {
       abort.abort();
@@ -137,10 +101,10 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
   }
 
   /** Every event of the log, from the beginning. */
-  async function allEvents(): Promise<EventItem[]> {
-    const out: EventItem[] = [];
+  async function allEvents(): Promise<EventResponseDto[]> {
+    const out: EventResponseDto[] = [];
     for (let since = '0:0'; ; ) {
-      const page = await api<{ items: EventItem[]; nextCursor: string }>(`/v1/events?since=${since}&limit=1000`);
+      const page = await api<ListEventsResponseDto>(`/v1/events?since=${since}&limit=1000`);
       out.push(...page.items);
       if (page.items.length === 0) return out;
       since = page.nextCursor;
@@ -178,9 +142,9 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
     expect((await field(ids.west, '.data.size')).present).toBe(false);
 
     // History per object: no transition of the other cluster's managers.
-    const eastHistory = await api<History>(`/v1/objects/${ids.east}/fields/history?path=.data.color`);
+    const eastHistory = await api<FieldHistoryResponseDto>(`/v1/objects/${ids.east}/fields/history?path=.data.color`);
     expect(new Set(eastHistory.transitions.map((t) => t.manager))).toEqual(new Set(['east-deployer']));
-    const westHistory = await api<History>(`/v1/objects/${ids.west}/fields/history?path=.data.color`);
+    const westHistory = await api<FieldHistoryResponseDto>(`/v1/objects/${ids.west}/fields/history?path=.data.color`);
     expect(new Set(westHistory.transitions.map((t) => t.manager))).toEqual(new Set(['west-creator', 'west-deployer']));
 
     // Managers: each in its own cluster only; cluster= narrows.
@@ -188,7 +152,7 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
     expect(await managerObjects('west-deployer')).toEqual(['west/app-config']);
     expect(await managerObjects('east-deployer', '&cluster=west')).toEqual([]);
     expect(await managerObjects('west-deployer', '&cluster=west')).toEqual(['west/app-config']);
-    const managers = async (query: string) => (await api<{ items: { manager: string }[] }>(`/v1/managers?limit=500${query}`)).items.map((m) => m.manager);
+    const managers = async (query: string) => (await api<ListManagersResponseDto>(`/v1/managers?limit=500${query}`)).items.map((m) => m.manager);
     expect(await managers('')).toEqual(expect.arrayContaining(['east-deployer', 'west-creator', 'west-deployer']));
     // (each sandbox has its own kube-apiserver and kubectl-create objects too)
     const ours = (names: string[]) => names.filter((m) => /^(east|west)-/.test(m)).sort();
@@ -199,7 +163,7 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
     expect(ours(await managers(`&at=${now}`))).toEqual(['east-deployer', 'west-creator', 'west-deployer']);
 
     // The event log and its stream: cluster= keeps that cluster's events only.
-    const eventsOf = async (cluster: string) => (await api<{ items: EventItem[] }>(`/v1/events?since=0:0&limit=1000&cluster=${cluster}`)).items;
+    const eventsOf = async (cluster: string) => (await api<ListEventsResponseDto>(`/v1/events?since=0:0&limit=1000&cluster=${cluster}`)).items;
     const eastEvents = await eventsOf('east');
     expect(eastEvents.length).toBeGreaterThan(0);
     expect(new Set(eastEvents.map((e) => e.cluster))).toEqual(new Set(['east']));
@@ -209,7 +173,7 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
 
     // Findings: the co-owned field is west's only, and cluster= filters it.
     const coOwned = async (query: string) =>
-      (await api<{ items: { cluster: string; objectId: string; path: string }[] }>(`/v1/findings?type=apply-update-co-owned&limit=500${query}`)).items.filter(
+      (await api<ListFindingsResponseDto>(`/v1/findings?type=apply-update-co-owned&limit=500${query}`)).items.filter(
         (f) => f.path === '.data.color',
       );
     expect((await coOwned('')).map((f) => f.objectId)).toEqual([ids.west]);
@@ -269,7 +233,7 @@ describe('two clusters (KUBE_CONTEXTS=east,west) through the built service', () 
     const events = await allEvents();
     const keys = events.map((e) => `${e.cluster}/${e.uid}/${e.resourceVersion}`);
     expect(keys.length).toBe(new Set(keys).size);
-    const westHistory = await api<History>(`/v1/objects/${ids.west}/fields/history?path=.data.color`);
+    const westHistory = await api<FieldHistoryResponseDto>(`/v1/objects/${ids.west}/fields/history?path=.data.color`);
     expect(westHistory.values.filter((v) => v.present).map((v) => v.value)).toEqual(['green', 'amber', 'violet', 'teal']);
     const westEvents = events.filter((e) => e.cluster === 'west' && e.name === 'app-config');
     expect(westEvents.map((e) => e.source).filter((s) => s === 'gap-fill')).toEqual([]);

@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { KubectlSandbox, itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
+import type { FieldHistoryResponseDto, ListObjectsResponseDto } from '../apps/api/src/objects.dto.js';
+import { itWithKubectl } from '../libs/testing/src/kubectl-sandbox.js';
 import { GHOST_LABEL, POD_IMAGE, podManifest, writeGhostLabel, writeImageTakenAndForcedBack } from '../libs/testing/src/incident-scenarios.js';
-import { createTestContext, startBuiltService, waitFor, type BuiltService, type TestContext } from '../libs/testing/src/index.js';
+import { useBuiltService } from '../libs/testing/src/use-built-service.js';
+import { createTestContext, startBuiltService, waitFor } from '../libs/testing/src/index.js';
 import { SANDBOX_ADMIN_TOKEN } from '../libs/sandbox/src/index.js';
 
 // The web UI in a real browser (chromium through playwright-core) against the BUILT service
@@ -17,26 +19,24 @@ const LONG = 240_000;
 const GHOST_NS = 'ui-ghost';
 const IMAGE_NS = 'ui-image';
 
-interface ObjectItem { id: string; cluster: string }
+// Before anything starts: what the tests need besides the service.
+if (!existsSync(CHROMIUM)) {
+  throw new Error(`chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM to its path; the UI tests need a real browser`);
+}
+if (!existsSync(resolve(ROOT, 'dist/ui/index.html'))) throw new Error('dist/ui/index.html is missing: run `npm run build` first');
 
 describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', () => {
-  let ctx: TestContext;
-  let k: KubectlSandbox;
-  let service: BuiltService;
+  const e2e = useBuiltService('ui');
   let browser: Browser;
   let page: Page;
   const requested: string[] = [];
 
-  const api = async <T>(path: string): Promise<T> => {
-    const r = await fetch(`${service.url}${path}`);
-    if (r.status !== 200) throw new Error(`GET ${path} → ${r.status} ${await r.text()}`);
-    return (await r.json()) as T;
-  };
+  const api = <T>(path: string) => e2e.service.api<T>(path);
   const objectOf = (kind: string, ns: string, name: string) =>
-    waitFor(`${kind} ${ns}/${name} in the API`, async () => (await api<{ items: ObjectItem[] }>(`/v1/objects?kind=${kind}&namespace=${ns}&name=${name}`)).items[0], 60_000, 250);
+    waitFor(`${kind} ${ns}/${name} in the API`, async () => (await api<ListObjectsResponseDto>(`/v1/objects?kind=${kind}&namespace=${ns}&name=${name}`)).items[0], 60_000, 250);
   const transitionsOf = (id: string, path: string, n: number) =>
     waitFor(`${n} transitions of ${path}`, async () => {
-      const h = await api<{ transitions: unknown[] }>(`/v1/objects/${id}/fields/history?path=${encodeURIComponent(path)}`);
+      const h = await api<FieldHistoryResponseDto>(`/v1/objects/${id}/fields/history?path=${encodeURIComponent(path)}`);
       return h.transitions.length >= n;
     }, 60_000, 250);
   const shoot = async (name: string) => {
@@ -48,35 +48,25 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
   const fieldRow = (path: string) => page.locator(`li[data-path="${path.replace(/"/g, '\\"')}"] > div`).first();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM to its path; the UI tests need a real browser`);
-    }
-    if (!existsSync(resolve(ROOT, 'dist/ui/index.html'))) throw new Error('dist/ui/index.html is missing: run `npm run build` first');
-    ctx = await createTestContext('ui');
-    k = await KubectlSandbox.start({ bookmarkIntervalMs: 500 });
-    service = await startBuiltService(ctx, k.kubeconfig);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('request', (r) => requested.push(r.url()));
-  }, 180_000);
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await service?.stop();
-    await k?.close();
-    await ctx?.dispose();
   }, 60_000);
 
   itWithKubectl(18, 'server-side apply', LONG)('ghost label: found, owned by kubectl-client-side-apply, explained with remedies; the slider shows both owners before flux dropped it; live updates', async () => {
-    await writeGhostLabel(k, GHOST_NS);
+    await writeGhostLabel(e2e.k, GHOST_NS);
     const { id } = await objectOf('ConfigMap', GHOST_NS, 'app-config');
     await transitionsOf(id, GHOST_LABEL, 3);
 
     // Find it from the landing page.
-    await page.goto(`${service.url}/ui/`);
+    await page.goto(`${e2e.service.url}/ui/`);
     await page.getByLabel('Namespace').fill(GHOST_NS);
     await page.getByLabel('Name', { exact: true }).fill('app-config');
     await page.getByRole('button', { name: 'Find' }).click();
@@ -91,6 +81,8 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     await label.getByText('kubectl-client-side-apply').waitFor();
     await label.getByTestId('field-value').getByText('true', { exact: true }).waitFor();
     expect(await label.getByText('flux-controller').count()).toBe(0);
+    // Read with the bundled schema (the sandbox publishes the same structure).
+    await page.getByText('schema: bundled').waitFor();
 
     // Its explanation and remedies (opened with the keyboard).
     await page.getByRole('button', { name: `Open field ${GHOST_LABEL}` }).focus();
@@ -129,16 +121,16 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     await page.keyboard.press('End');
     await page.waitForURL((u) => !u.searchParams.has('at'));
     await nowRead;
-    await k.ok(['label', 'configmap', 'app-config', '-n', GHOST_NS, 'live=yes']);
+    await e2e.k.ok(['label', 'configmap', 'app-config', '-n', GHOST_NS, 'live=yes']);
     await page.getByRole('button', { name: 'Open field .metadata.labels.live' }).waitFor({ timeout: 60_000 });
   });
 
   itWithKubectl(18, 'server-side apply', LONG)('image taken by kubectl-set and forced back: the timeline shows both; simulate shows the conflict exactly as kubectl prints it', async () => {
-    await writeImageTakenAndForcedBack(k, IMAGE_NS);
+    await writeImageTakenAndForcedBack(e2e.k, IMAGE_NS);
     const pod = await objectOf('Pod', IMAGE_NS, 'nginx');
     await transitionsOf(pod.id, POD_IMAGE, 3);
 
-    await page.goto(`${service.url}/ui/objects/${pod.id}?tab=timeline`);
+    await page.goto(`${e2e.service.url}/ui/objects/${pod.id}?tab=timeline`);
     const timeline = page.getByRole('region', { name: 'Timeline' });
     const taken = timeline.getByRole('button', { name: `taken by kubectl-set (Update) on ${POD_IMAGE}`, exact: false });
     const forced = timeline.getByRole('button', { name: `forced by kubectl (Apply) on ${POD_IMAGE}`, exact: false });
@@ -152,7 +144,7 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
 
     // Simulate an apply by another manager that changes the image: kubectl's own message.
     const manifest = podManifest(IMAGE_NS, 'nginx:1.18');
-    const real = await k.kubectl(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: manifest });
+    const real = await e2e.k.kubectl(['apply', '--server-side', '--field-manager=ci-tool', '-f', '-'], { input: manifest });
     expect(real.code).toBe(1);
     expect(real.stderr).toMatch(/^error: Apply failed with 1 conflict: conflict with "kubectl".*\.spec\.containers\[name="nginx-container"\]\.image\nPlease review the fields above/);
 
@@ -181,11 +173,11 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
 
   // The tests below read the ConfigMap the ghost-label test writes: without kubectl they skip with it.
   itWithKubectl(18, 'server-side apply', 60_000)('findings and managers pages, filtered from the URL', async () => {
-    await page.goto(`${service.url}/ui/findings?type=client-side-apply-leftover`);
+    await page.goto(`${e2e.service.url}/ui/findings?type=client-side-apply-leftover`);
     const findings = page.getByRole('table', { name: 'Findings' });
     await findings.getByRole('link', { name: `ConfigMap ${GHOST_NS}/app-config ${GHOST_LABEL}` }).waitFor();
     expect(await findings.getByText('recently-forced').count()).toBe(0);
-    await page.goto(`${service.url}/ui/managers?manager=kubectl-client-side-apply&namespace=${GHOST_NS}`);
+    await page.goto(`${e2e.service.url}/ui/managers?manager=kubectl-client-side-apply&namespace=${GHOST_NS}`);
     await page.getByRole('table', { name: 'Managers' }).getByRole('link', { name: 'kubectl-client-side-apply' }).waitFor();
     const fields = page.getByRole('region', { name: 'Fields of kubectl-client-side-apply' });
     await fields.getByRole('link', { name: `ConfigMap ${GHOST_NS}/app-config` }).waitFor();
@@ -193,12 +185,12 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
   });
 
   itWithKubectl(18, 'server-side apply', 60_000)('says an unknown object is not found or not visible; fits a phone-sized window', async () => {
-    await page.goto(`${service.url}/ui/objects/99999999`);
+    await page.goto(`${e2e.service.url}/ui/objects/99999999`);
     await page.getByRole('alert').getByText('not found, or not visible').waitFor();
     const { id } = await objectOf('ConfigMap', GHOST_NS, 'app-config');
     await page.setViewportSize({ width: 390, height: 844 });
     try {
-      await page.goto(`${service.url}/ui/objects/${id}?path=${encodeURIComponent(GHOST_LABEL)}`);
+      await page.goto(`${e2e.service.url}/ui/objects/${id}?path=${encodeURIComponent(GHOST_LABEL)}`);
       await page.getByRole('region', { name: 'Explanation' }).getByText('co-owned-after-release').first().waitFor();
       // Nothing wider than the window but the scrollable tables and lanes.
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
@@ -207,13 +199,13 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
       await page.setViewportSize({ width: 1280, height: 800 });
     }
     // Offline: every request of every page so far went to the service itself (no CDN, fonts or scripts from elsewhere).
-    expect(requested.filter((u) => !u.startsWith(`${service.url}/`) && !u.startsWith('data:'))).toEqual([]);
+    expect(requested.filter((u) => !u.startsWith(`${e2e.service.url}/`) && !u.startsWith('data:'))).toEqual([]);
     expect(requested.some((u) => u.includes('/ui/assets/'))).toBe(true);
   });
 
   itWithKubectl(18, 'server-side apply', 180_000)('with AUTH_MODE=kubernetes: the page loads without a token, asks for one on 401, and uses the pasted one', async () => {
     const authCtx = await createTestContext('ui-auth');
-    const guarded = await startBuiltService(authCtx, k.kubeconfig, { AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1' });
+    const guarded = await startBuiltService(authCtx, e2e.k.kubeconfig, { AUTH_MODE: 'kubernetes', API_HOST: '127.0.0.1' });
     const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       expect((await fetch(`${guarded.url}/ui/objects/1?at=2`)).status).toBe(200); // the SPA fallback, open

@@ -27,6 +27,20 @@ export type ObjectIdParamsDto = z.output<typeof objectIdParams>;
 
 export const sinceSchema = z.object({ seq: z.string(), at: z.string() });
 
+/** Which schema an answer was computed with. */
+export const schemaUsedSchema = z
+  .object({
+    source: z
+      .enum(['cluster', 'bundled', 'deduced'])
+      .describe("cluster: the cluster's own OpenAPI (a CRD's schema, or a built-in kind whose schema differs from the bundled one); bundled: the built-in schema of Kubernetes 1.36 shipped with ssa-audit; deduced: none known, the structure deduced from the values (every list atomic)"),
+    typeName: z.string().nullable().describe('The OpenAPI definition bound to the kind (null when deduced)'),
+    digest: z.string().describe('Identifies the structure: equal digests give equal ownership'),
+  })
+  .describe('The schema the answer was computed with');
+
+/** A note in an answer: a stable code and a sentence. */
+export const noteSchema = z.object({ code: z.string(), message: z.string() });
+
 /** A manager identity (an entry of managedFields without its fields). */
 export const managerRefSchema = z.object({
   manager: z.string(),

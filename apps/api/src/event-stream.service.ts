@@ -40,8 +40,7 @@ export class EventStreamService implements OnModuleDestroy {
     const from = await this.position(since);
     const events = await this.reader.readAfter(from, limit);
     const last = events[events.length - 1];
-    const visible = await this.visibility.visible(caller, ofCluster(events, cluster), (e) => e.objectId);
-    return { items: visible.map(eventItem), nextCursor: cursorOf(last ?? from) };
+    return { items: (await this.shown(events, caller, cluster)).map(eventItem), nextCursor: cursorOf(last ?? from) };
   }
 
   /** Throws {@link TooManyStreamsError} (before anything is sent) when the caller or the process is at its cap. */
@@ -53,7 +52,7 @@ export class EventStreamService implements OnModuleDestroy {
       // Batches are filtered for the caller one after another, so the stream keeps the log's order.
       let sent = Promise.resolve();
       const send = async (events: readonly StoredEvent[]) => {
-        for (const e of await this.visibility.visible(caller, ofCluster(events, cluster), (x) => x.objectId)) if (!closed) subscriber.next(this.message(e));
+        for (const e of await this.shown(events, caller, cluster)) if (!closed) subscriber.next(this.message(e));
       };
       const start = async () => {
         const from = since === undefined ? undefined : await this.position(since);
@@ -80,6 +79,12 @@ export class EventStreamService implements OnModuleDestroy {
     this.tail.close();
   }
 
+  /** The events of `cluster` (of every cluster without one) whose object the caller may `get`, in order. */
+  private shown(events: readonly StoredEvent[], caller: Caller, cluster: string | undefined): Promise<StoredEvent[]> {
+    const ofCluster = cluster === undefined ? events : events.filter((e) => e.cluster === cluster);
+    return this.visibility.visible(caller, ofCluster, (e) => e.objectId);
+  }
+
   private message(e: StoredEvent): MessageEvent {
     let m = this.messages.get(e);
     if (!m) this.messages.set(e, (m = { id: cursorOf(e), type: 'event', data: eventItem(e) }));
@@ -96,7 +101,3 @@ export class EventStreamService implements OnModuleDestroy {
     return p;
   }
 }
-
-/** The events of one cluster (all without one). */
-const ofCluster = (events: readonly StoredEvent[], cluster: string | undefined): readonly StoredEvent[] =>
-  cluster === undefined ? events : events.filter((e) => e.cluster === cluster);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clusterParam, atParam, managerRefSchema, ownerSchema, pageOf, pageParams, pathParam, sinceSchema } from './common.dto.js';
+import { clusterParam, atParam, managerRefSchema, noteSchema, ownerSchema, pageOf, pageParams, pathParam, schemaUsedSchema, sinceSchema } from './common.dto.js';
 
 export const listObjectsRequestSchema = z.object({
   cluster: clusterParam,
@@ -65,6 +65,7 @@ export const ownershipNodeSchema: z.ZodType<OwnershipNodeShape> = z.object({
 export const ownershipResponseSchema = z.object({
   object: objectItemSchema,
   asOf: sinceSchema,
+  schema: schemaUsedSchema,
   tree: ownershipNodeSchema,
 });
 export type OwnershipResponseDto = z.output<typeof ownershipResponseSchema>;
@@ -78,6 +79,8 @@ export const fieldResponseSchema = z.object({
   effectiveOwners: z.array(ownerSchema.extend({ via: z.string() })).describe('Owners through an owned ancestor or descendant'),
   deleted: z.boolean(),
   asOf: sinceSchema,
+  schema: schemaUsedSchema,
+  notes: z.array(noteSchema).describe('Notes on the owners: entry-at-other-version (an owner recorded at another API version: read through the conversion, or kept as recorded)'),
 });
 export type FieldResponseDto = z.output<typeof fieldResponseSchema>;
 
@@ -103,6 +106,7 @@ export const fieldHistoryResponseSchema = z.object({
   fieldsV1Path: z.string(),
   transitions: z.array(z.object(transitionCommon)),
   values: z.array(z.object({ at: z.string(), seq: z.string(), present: z.boolean(), value: z.unknown().nullable(), reconstructed: z.boolean() })),
+  schema: schemaUsedSchema,
 });
 export type FieldHistoryResponseDto = z.output<typeof fieldHistoryResponseSchema>;
 
@@ -139,7 +143,8 @@ export const explainResponseSchema = z.object({
       warning: z.string().nullable(),
     }),
   ),
-  notes: z.array(z.object({ code: z.string(), message: z.string() })),
+  notes: z.array(noteSchema),
   objectDeleted: z.boolean(),
+  schema: schemaUsedSchema,
 });
 export type ExplainResponseDto = z.output<typeof explainResponseSchema>;

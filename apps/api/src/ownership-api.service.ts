@@ -5,7 +5,9 @@ import {
   AuthError,
   kubectlConflictStderr,
   parseAt,
+  schemaUsed,
   simulateApply,
+  type AnswerNote,
   type AsOf,
   type Caller,
   type FieldOwner,
@@ -44,6 +46,9 @@ function objectItem(s: OwnershipSnapshot) {
   };
 }
 
+/** A note in the response shape: its code and sentence only. */
+const note = (n: AnswerNote) => ({ code: n.code, message: n.message });
+
 function node(n: OwnershipNode): OwnershipResponseDto['tree'] {
   const shaped = { segment: n.segment, path: n.path, fieldsV1Path: n.fieldsV1Path, owned: n.owned, owners: n.owners.map(owner), children: n.children.map(node) };
   return 'value' in n ? { ...shaped, value: n.value } : shaped;
@@ -73,14 +78,15 @@ export class OwnershipApiService {
 
   async ownership(id: string, q: OwnershipRequestDto): Promise<OwnershipResponseDto> {
     const { state, tree } = await this.queries.ownership(id, asOf(q.at), q.values);
-    return { object: objectItem(state), asOf: { seq: state.lastSeq, at: state.lastAt }, tree: node(tree) };
+    return { object: objectItem(state), asOf: { seq: state.lastSeq, at: state.lastAt }, schema: schemaUsed(state.schema), tree: node(tree) };
   }
 
   async field(id: string, q: FieldRequestDto): Promise<FieldResponseDto> {
     const v = await this.queries.fieldOwners(id, q.path, asOf(q.at));
     return {
       path: v.path, fieldsV1Path: v.fieldsV1Path, present: v.present, value: v.value, owners: v.owners.map(owner),
-      effectiveOwners: v.effectiveOwners.map((o) => ({ ...owner(o), via: o.via })), deleted: v.deleted, asOf: v.asOf,
+      effectiveOwners: v.effectiveOwners.map((o) => ({ ...owner(o), via: o.via })), deleted: v.deleted, asOf: v.asOf, schema: schemaUsed(v.schema),
+      notes: v.notes.map(note),
     };
   }
 
@@ -90,6 +96,7 @@ export class OwnershipApiService {
       path: v.path, fieldsV1Path: v.fieldsV1Path,
       transitions: v.transitions.map((t) => transition(t as FieldTransition)),
       values: v.values.map((x) => ({ at: x.at, seq: x.seq, present: x.present, value: x.value, reconstructed: x.reconstructed })),
+      schema: schemaUsed(v.schema),
     };
   }
 
@@ -117,8 +124,9 @@ export class OwnershipApiService {
         kind: r.kind, summary: r.summary, command: r.command, commands: [...r.commands],
         patch: r.patch ? r.patch.map((p) => ({ ...p })) : null, warning: r.warning,
       })),
-      notes: v.notes.map((n) => ({ code: n.code, message: n.message })),
+      notes: v.notes.map(note),
       objectDeleted: v.objectDeleted,
+      schema: schemaUsed(v.schema),
     };
   }
 
@@ -168,7 +176,7 @@ export class OwnershipApiService {
       await this.mustMayGet(caller, body.cluster, group, kind, namespace, metadata.name);
       live = await this.queries.liveObject(body.cluster, group, kind, namespace, metadata.name);
     }
-    const r = simulateApply({ live: live?.object, config: manifest, manager: body.manager, force: body.force, cluster: body.cluster });
+    const r = simulateApply({ live: live?.object, config: manifest, manager: body.manager, force: body.force, cluster: body.cluster, schema: await this.queries.schemaResolver() });
     return {
       objectId: live?.objectId ?? null,
       conflicts: r.conflicts.map((c) => ({ manager: c.manager, path: c.path, operation: c.operation, subresource: c.subresource, apiVersion: c.apiVersion })),
@@ -177,6 +185,8 @@ export class OwnershipApiService {
       pruned: [...r.pruned],
       kept: r.kept.map((k) => ({ path: k.path, owners: [...k.owners] })),
       result: r.result as SimulateApplyResponseDto['result'],
+      schema: schemaUsed(r.schema!),
+      notes: r.notes.map(note),
     };
   }
 

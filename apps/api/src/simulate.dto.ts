@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { managerRefSchema } from './common.dto.js';
+import { managerRefSchema, noteSchema, schemaUsedSchema } from './common.dto.js';
 
 export const simulateApplyRequestSchema = z.object({
   cluster: z.string().min(1).describe('The cluster whose latest state the apply is simulated against'),
@@ -19,5 +19,7 @@ export const simulateApplyResponseSchema = z.object({
   pruned: z.array(z.string()),
   kept: z.array(z.object({ path: z.string(), owners: z.array(managerRefSchema) })).describe('Fields the manager releases that survive because others own them'),
   result: z.object({ object: z.record(z.string(), z.unknown()), managedFields: z.array(z.record(z.string(), z.unknown())) }).nullable(),
+  schema: schemaUsedSchema,
+  notes: z.array(noteSchema).describe('entry-at-other-version: live managers recorded at another API version, compared after conversion or left out'),
 });
 export type SimulateApplyResponseDto = z.output<typeof simulateApplyResponseSchema>;

@@ -1,7 +1,7 @@
+import type { ObjectListItem } from '../../../libs/audit/src/index.js';
 import { pickObject } from './object-lookup.js';
-import type { ObjectItem } from './service-api.types.js';
 
-const item = (id: string, cluster: string, deleted = false, lastAt = '2026-11-21T10:00:00Z'): ObjectItem => ({
+const item = (id: string, cluster: string, deleted = false, lastAt = '2026-11-21T10:00:00Z'): ObjectListItem => ({
   id,
   cluster,
   uid: `uid-${id}`,

@@ -1,12 +1,12 @@
+import type { ObjectListItem } from '../../../libs/audit/src/index.js';
 import { notFound, usageError } from './plugin.error.js';
-import type { ObjectItem } from './service-api.types.js';
 
 /**
  * The one tracked object among the service's matches for a kind, namespace and name: the live one
  * (a deleted one only when nothing live matches: names are reused after delete), in `cluster` when given.
  * Several clusters with such an object need `--cluster`.
  */
-export function pickObject(items: readonly ObjectItem[], what: string, cluster?: string): ObjectItem {
+export function pickObject(items: readonly ObjectListItem[], what: string, cluster?: string): ObjectListItem {
   const inCluster = cluster ? items.filter((i) => i.cluster === cluster) : items;
   if (inCluster.length === 0) throw notFound(`${what} is not tracked by the ssa-audit service${cluster ? ` in cluster ${cluster}` : ''}`);
   const clusters = [...new Set(inCluster.map((i) => i.cluster))];

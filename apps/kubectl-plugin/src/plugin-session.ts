@@ -1,3 +1,4 @@
+import type { ObjectListItem } from '../../../libs/audit/src/index.js';
 import { KubectlContext } from '../../../libs/kube/src/kubectl-context.js';
 import { discoverResourceTypes } from './discover-resources.js';
 import { pickObject } from './object-lookup.js';
@@ -5,7 +6,7 @@ import { colourWanted, paint, type Paint } from './paint.js';
 import { failed, notFound } from './plugin.error.js';
 import { objectLabel, parseObjectRef, resolveResource, type DiscoveredResource } from './resource-ref.js';
 import { connectToService, type ConnectionOptions, type ServiceConnection } from './service-connection.js';
-import type { ObjectItem, ObjectPage } from './service-api.types.js';
+import type { ObjectPage } from './service-api.types.js';
 
 /** The options every command takes (kubectl's own, and where the service is). */
 export interface SessionOptions extends ConnectionOptions {
@@ -27,7 +28,7 @@ export interface PluginEnvironment {
 /** A tracked object, as the command line named it. */
 export interface ResolvedObject {
   readonly resource: DiscoveredResource;
-  readonly item: ObjectItem;
+  readonly item: ObjectListItem;
   /** `configmap/app-config -n shop`, for headings. */
   readonly label: string;
 }
@@ -91,7 +92,7 @@ export class PluginSession {
   }
 
   /** The service's objects of this kind and name (any cluster, unless --cluster). */
-  async findObjects(resource: Pick<DiscoveredResource, 'group' | 'version' | 'kind'>, name: string, namespace: string | undefined): Promise<ObjectItem[]> {
+  async findObjects(resource: Pick<DiscoveredResource, 'group' | 'version' | 'kind'>, name: string, namespace: string | undefined): Promise<ObjectListItem[]> {
     const { client } = await this.connection();
     const query = { group: resource.group, version: resource.version, kind: resource.kind, namespace, name, cluster: this.options.cluster, limit: '500' };
     const exact = await client.get<ObjectPage>('/v1/objects', query);

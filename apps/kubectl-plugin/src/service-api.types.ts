@@ -1,8 +1,9 @@
 // The ssa-audit REST API answers the plugin reads, written out as the service's response schemas
 // (apps/api/src/*.dto.ts) give them: apps never import each other, not even types. Keep the two in
-// step when an answer changes (README: REST API).
-
-export type Operation = 'Apply' | 'Update';
+// step when an answer changes (README: REST API). Where the domain's own type is the wire shape, it
+// is used as is (type-only: nothing of libs/audit or the engine is loaded for it).
+import type { FindingType, ObjectListItem, Operation, SchemaUsed } from '../../../libs/audit/src/index.js';
+import type { TransitionType } from '../../../libs/ssa-engine/src/index.js';
 
 /** A manager identity (an entry of managedFields without its fields). */
 export interface ManagerRef {
@@ -28,26 +29,12 @@ export interface AsOf {
   readonly at: string;
 }
 
-export interface ObjectItem {
-  readonly id: string;
-  readonly cluster: string;
-  readonly uid: string;
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  readonly namespace: string | null;
-  readonly name: string;
-  readonly deleted: boolean;
-  readonly lastSeq: string;
-  readonly lastAt: string;
-}
-
 interface Page<T> {
   readonly items: T[];
   readonly nextCursor: string | null;
 }
 
-export type ObjectPage = Page<ObjectItem>;
+export type ObjectPage = Page<ObjectListItem>;
 
 export interface FieldAnswer {
   readonly path: string;
@@ -58,6 +45,8 @@ export interface FieldAnswer {
   readonly effectiveOwners: (Owner & { readonly via: string })[];
   readonly deleted: boolean;
   readonly asOf: AsOf;
+  readonly schema: SchemaUsed;
+  readonly notes: { readonly code: string; readonly message: string }[];
 }
 
 export interface OwnershipNode {
@@ -71,12 +60,11 @@ export interface OwnershipNode {
 }
 
 export interface OwnershipAnswer {
-  readonly object: ObjectItem;
+  readonly object: ObjectListItem;
   readonly asOf: AsOf;
+  readonly schema: SchemaUsed;
   readonly tree: OwnershipNode;
 }
-
-export type TransitionType = 'acquired' | 'shared' | 'taken' | 'forced' | 'pruned' | 'kept' | 'removed' | 'orphaned';
 
 /** `GET /v1/objects/{id}/fields/history` (`manager` and `operation` are null where the writer is unknown: a deleted object's `removed`). */
 export interface HistoryAnswer {
@@ -97,6 +85,7 @@ export interface HistoryAnswer {
     readonly notes: string[];
   }[];
   readonly values: { readonly at: string; readonly seq: string; readonly present: boolean; readonly value: unknown; readonly reconstructed: boolean }[];
+  readonly schema: SchemaUsed;
 }
 
 export interface Explanation {
@@ -127,9 +116,8 @@ export interface Explanation {
   }[];
   readonly notes: { readonly code: string; readonly message: string }[];
   readonly objectDeleted: boolean;
+  readonly schema: SchemaUsed;
 }
-
-export type FindingType = 'apply-update-co-owned' | 'replicas-contested' | 'applier-will-conflict' | 'client-side-apply-leftover' | 'recently-forced';
 
 export interface Finding {
   readonly type: FindingType;
@@ -159,4 +147,6 @@ export interface SimulateAnswer {
   readonly pruned: string[];
   readonly kept: { readonly path: string; readonly owners: ManagerRef[] }[];
   readonly result: { readonly object: Record<string, unknown>; readonly managedFields: Record<string, unknown>[] } | null;
+  readonly schema: SchemaUsed;
+  readonly notes: { readonly code: string; readonly message: string }[];
 }

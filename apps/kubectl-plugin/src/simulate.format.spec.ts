@@ -2,10 +2,13 @@ import { NO_PAINT } from './paint.js';
 import type { SimulateAnswer } from './service-api.types.js';
 import { kubectlConflictStderr } from '../../../libs/audit/src/kubectl-apply-output.js';
 import { formatPrediction, kubectlApplyOutput } from './simulate.format.js';
+const BUNDLED = { source: 'bundled', typeName: 'io.k8s.api.core.v1.Pod', digest: '0000000000000000' } as const;
 
-const ok = (pruned: string[] = [], kept: SimulateAnswer['kept'] = []): SimulateAnswer => ({ objectId: '1', conflicts: [], message: null, kubectlStderr: null, pruned, kept, result: null });
+const ok = (pruned: string[] = [], kept: SimulateAnswer['kept'] = []): SimulateAnswer => ({ objectId: '1', conflicts: [], message: null, kubectlStderr: null, pruned, kept, result: null, schema: BUNDLED, notes: [] });
 const message = 'Apply failed with 1 conflict: conflict with "kubectl-set" using v1: .spec.x';
 const conflict: SimulateAnswer = {
+  schema: BUNDLED,
+  notes: [],
   objectId: '1',
   conflicts: [{ manager: 'kubectl-set', operation: 'Update', subresource: null, apiVersion: 'v1', path: '.spec.x' }],
   message,
@@ -38,5 +41,13 @@ describe('formatPrediction', () => {
       '# configmap/c\n#   pruned .data.x\n#   kept   .metadata.labels.a  (still owned by flux (Apply))\n',
     );
     expect(formatPrediction([{ objectName: 'configmap/c', answer: ok() }], NO_PAINT)).toBe('');
+  });
+
+  it('goes on past a conflicting object, as kubectl applies the objects after it', () => {
+    const applies = [
+      { objectName: 'configmap/a', answer: conflict },
+      { objectName: 'configmap/b', answer: ok(['.data.y']) },
+    ];
+    expect(formatPrediction(applies, NO_PAINT)).toBe('# configmap/b\n#   pruned .data.y\n');
   });
 });

@@ -29,7 +29,7 @@ export function kubectlApplyOutput(applies: readonly { readonly objectName: stri
 export function formatPrediction(applies: readonly { readonly objectName: string; readonly answer: SimulateAnswer }[], p: Paint): string {
   const lines: string[] = [];
   for (const { objectName, answer } of applies) {
-    if (answer.message !== null) break;
+    if (answer.message !== null) continue; // kubectl goes on past a conflicting object: so does the prediction
     if (answer.pruned.length === 0 && answer.kept.length === 0) continue;
     lines.push(`# ${objectName}`);
     for (const path of answer.pruned) lines.push(`#   pruned ${path}`);

@@ -1,6 +1,7 @@
 import { NO_PAINT } from './paint.js';
 import type { FieldAnswer, Owner, OwnershipNode } from './service-api.types.js';
 import { findNode, formatWhoOwns } from './who-owns.format.js';
+const BUNDLED = { source: 'bundled', typeName: 'io.k8s.api.core.v1.Pod', digest: '0000000000000000' } as const;
 
 const kcsa: Owner = { manager: 'kubectl-client-side-apply', operation: 'Update', subresource: '', apiVersion: 'v1', since: '2026-11-21T10:00:00Z', sinceSeq: '1', sinceFirstObservation: false };
 const flux: Owner = { manager: 'flux-controller', operation: 'Apply', subresource: '', apiVersion: 'v1', since: '2026-11-21T09:00:00Z', sinceSeq: '2', sinceFirstObservation: false };
@@ -15,6 +16,8 @@ const node = (path: string, segment: string, owners: OwnershipNode['owners'], ch
   children,
 });
 const fieldAnswer = (path: string, value: unknown, owners: Owner[]): FieldAnswer => ({
+  schema: BUNDLED,
+  notes: [],
   path,
   fieldsV1Path: fieldsV1(path),
   present: true,

@@ -32,7 +32,7 @@ export function formatWhoOwns(objectLabel: string, field: FieldAnswer, subtree: 
 export function findNode(tree: OwnershipNode, path: string): OwnershipNode | undefined {
   if (tree.path === path) return tree;
   for (const c of tree.children) {
-    if (path === c.path || path.startsWith(c.path)) {
+    if (path.startsWith(c.path)) {
       const found = findNode(c, path);
       if (found) return found;
     }

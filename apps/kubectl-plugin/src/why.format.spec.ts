@@ -1,11 +1,13 @@
 import { NO_PAINT } from './paint.js';
 import { formatWhy } from './why.format.js';
+const BUNDLED = { source: 'bundled', typeName: 'io.k8s.api.core.v1.Pod', digest: '0000000000000000' } as const;
 
 describe('formatWhy', () => {
   it('prints the cause, the release, the remaining owners and the remedies with their commands', () => {
     const out = formatWhy(
       'configmap/app-config -n shop',
       {
+        schema: BUNDLED,
         path: '.metadata.labels.test-data',
         fieldsV1Path: 'f:metadata.f:labels.f:test-data',
         present: true,
@@ -48,6 +50,7 @@ describe('formatWhy notes', () => {
     const out = formatWhy(
       'configmap/app-config -n shop',
       {
+        schema: BUNDLED,
         path: '.data.color', fieldsV1Path: 'f:data.f:color', present: false, cause: 'object-deleted', causes: ['object-deleted'], message: '',
         releasedBy: null, remainingOwners: [], remedies: [], notes: [{ code: 'watch-gap', message: 'writes in between are not known' }], objectDeleted: true,
       },

@@ -32,12 +32,19 @@ export class ProjectProcessor implements QueueProcessor {
   async process(job: ReceivedJob): Promise<ReplayResult | void> {
     if (job.name === 'replay-projections') return this.replay(job);
     parsePayload('project-events', job.data);
+    let logged = Date.now();
     const r = await this.projector.catchUp({
       waitForHeldBackMs: HELD_BACK_WAIT_MS,
+      onReproject: (done, total) => {
+        if (Date.now() - logged < PROGRESS_LOG_EVERY_MS) return;
+        logged = Date.now();
+        this.logger.info({ jobId: job.id, done, total }, 'projecting objects again with their new schema');
+      },
       onPage: (page) => {
         if (page.lastEvent) this.metrics.lastProjectedEventAtMs = page.lastEvent.observedAt.getTime();
       },
     });
+    if (r.reprojected > 0) this.logger.info({ jobId: job.id, objects: r.reprojected }, 'objects projected again: the schema of their kind changed');
     this.metrics.projectedEvents.inc(r.events);
     this.metrics.projectionLagEvents.set(r.heldBack);
     if (r.heldBack > 0) {

@@ -58,7 +58,7 @@ describe('explainField over the whole corpus agrees with the engine given the fu
   it.each(caseNames())('%s', (name) => {
     const { events, resolver } = caseEvents(name);
     if (events.length === 0) return;
-    const snaps = events.map((e) => ({ object: e.object, type: resolver(e.group ? `${e.group}/${e.version}` : e.version, e.kind, e.cluster) }));
+    const snaps = events.map((e) => ({ object: e.object, type: resolver(e.group ? `${e.group}/${e.version}` : e.version, e.kind, e.cluster).type }));
     const paths = new Set<string>();
     for (const s of snaps) {
       const mf = (s.object as { metadata?: { managedFields?: unknown } }).metadata?.managedFields;

@@ -1,3 +1,4 @@
+import { otherVersionOwnerNotes } from './other-version.notes.js';
 import {
   explain,
   pathToHuman,
@@ -9,13 +10,13 @@ import {
   type Snapshot,
   type UnknownReason,
 } from '../../ssa-engine/src/index.js';
-import { resolveEventsPath, type ResolvedPath } from './field-path.util.js';
+import { eventsSchema, resolveEventsPath, type ResolvedPath } from './field-path.util.js';
 import { replayEvents } from './field-history.read-model.js';
 import { ownerSince } from './field-owners.read-model.js';
 import type { ObservedEvent, Since } from './observed-event.types.js';
 import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState, type OwnedField } from './object-ownership.projection.js';
 import { seqString, sortEvents } from './seq.util.js';
-import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { apiVersionOf, defaultSchemaResolver, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { valueAt } from './value-at.util.js';
 
 /** Who released (or deleted) the field, and when. */
@@ -64,6 +65,8 @@ export interface FieldExplanationView {
   /** The engine's notes (codes and messages). */
   readonly notes: readonly { readonly code: string; readonly message: string }[];
   readonly objectDeleted: boolean;
+  /** The schema the answer was computed with. */
+  readonly schema: SchemaUsed;
 }
 
 const BROADER: Partial<Record<CauseCode, readonly CauseCode[]>> = {
@@ -108,9 +111,9 @@ export function explainField(events: readonly ObservedEvent[], path: string, sch
   const w = newWalk();
   const state: ObjectOwnershipState | undefined = replayEvents(events, schemaResolver, (e, s, ts, applied) => {
     w.transitions.push(...ts);
-    if (applied) step(w, p, e, schemaResolver(s.apiVersion, s.kind, s.cluster), ts);
+    if (applied) step(w, p, e, schemaResolver(s.apiVersion, s.kind, s.cluster).type, ts);
   });
-  return explainWalk(p, w, state);
+  return explainWalk(p, w, state, eventsSchema(events, schemaResolver));
 }
 
 /**
@@ -134,15 +137,17 @@ export function explainFieldOfProjected(
     else bySeq.set(t.seq, [t]);
   }
   const w = newWalk();
-  for (const e of sortEvents(events)) {
+  const sorted = sortEvents(events);
+  for (const e of sorted) {
     const ts = bySeq.get(seqString(e.seq)) ?? [];
     w.transitions.push(...ts);
-    step(w, p, e, schemaResolver(apiVersionOf(e.group, e.version), e.kind, e.cluster), ts);
+    step(w, p, e, schemaResolver(apiVersionOf(e.group, e.version), e.kind, e.cluster).type, ts);
   }
-  return explainWalk(p, w, events.length > 0 ? { fields } : undefined);
+  const last = sorted.at(-1);
+  return explainWalk(p, w, last ? { fields, apiVersion: apiVersionOf(last.group, last.version), kind: last.kind } : undefined, eventsSchema(events, schemaResolver));
 }
 
-function explainWalk(p: ResolvedPath, w: Walk, state: Pick<ObjectOwnershipState, 'fields'> | undefined): FieldExplanationView {
+function explainWalk(p: ResolvedPath, w: Walk, state: Pick<ObjectOwnershipState, 'fields' | 'apiVersion' | 'kind'> | undefined, schema: SchemaUsed): FieldExplanationView {
   const { transitions, snapshots, lastStep, deleted, type } = w;
   const forms = { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path };
   const released = (m: ManagerRef | null): ReleasedBy | null => {
@@ -166,6 +171,7 @@ function explainWalk(p: ResolvedPath, w: Walk, state: Pick<ObjectOwnershipState,
       remedies: [],
       notes: t ? [{ code: 'object-deleted', message: `the object was deleted at ${t.at}` }] : [],
       objectDeleted: deleted,
+      schema,
     };
   }
   const last = snapshots[snapshots.length - 1]!;
@@ -198,7 +204,11 @@ function explainWalk(p: ResolvedPath, w: Walk, state: Pick<ObjectOwnershipState,
       patch: r.patch,
       warning: r.warning,
     })),
-    notes: x.notes.map((n) => ({ code: n.code, message: n.message })),
+    notes: [
+      ...x.notes.map((n) => ({ code: n.code, message: n.message })),
+      ...otherVersionOwnerNotes(last.object, last.type, state.apiVersion, state.kind, x.remainingOwners),
+    ],
     objectDeleted: false,
+    schema,
   };
 }

@@ -43,7 +43,7 @@ describe('fieldHistory', () => {
   });
 
   it('no events: an empty history', () => {
-    expect(fieldHistory([], '.spec.replicas')).toEqual({ path: '.spec.replicas', fieldsV1Path: 'f:spec.f:replicas', transitions: [], values: [] });
+    expect(fieldHistory([], '.spec.replicas')).toEqual({ path: '.spec.replicas', fieldsV1Path: 'f:spec.f:replicas', transitions: [], values: [], schema: { source: 'deduced', typeName: null, digest: 'deduced' } });
   });
 
   it('a DELETED event removes the value', () => {

@@ -1,8 +1,8 @@
 import { pathToHuman, valueEquals, type Value } from '../../ssa-engine/src/index.js';
-import { resolveEventsPath, type ResolvedPath } from './field-path.util.js';
+import { eventsSchema, resolveEventsPath, type ResolvedPath } from './field-path.util.js';
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
-import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { defaultSchemaResolver, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { seqString, sortEvents } from './seq.util.js';
 import { valueAt } from './value-at.util.js';
 
@@ -27,6 +27,8 @@ export interface FieldHistoryView {
   readonly transitions: readonly FieldHistoryTransition[];
   /** Oldest first, one entry per change (the first observation included). */
   readonly values: readonly FieldValueChange[];
+  /** The schema the answer was computed with. */
+  readonly schema: SchemaUsed;
 }
 
 /** Folds the events (sorted) and calls `each` after every event. */
@@ -57,7 +59,7 @@ export function fieldHistory(events: readonly ObservedEvent[], path: string, sch
     for (const t of ts) if (t.fieldsV1Path === p.fieldsV1Path) transitions.push(t);
     if (ok) applied.push(e);
   });
-  return historyView(p, transitions, applied);
+  return historyView(p, transitions, applied, eventsSchema(events, schemaResolver));
 }
 
 /**
@@ -71,11 +73,11 @@ export function fieldHistoryOfProjected(
   schemaResolver: SchemaResolver = defaultSchemaResolver,
 ): FieldHistoryView {
   const p = resolveEventsPath(events, path, schemaResolver);
-  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(events));
+  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(events), eventsSchema(events, schemaResolver));
 }
 
 /** The view: the path's transitions, and its value after every applied event whenever it changed. */
-function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[], applied: readonly ObservedEvent[]): FieldHistoryView {
+function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[], applied: readonly ObservedEvent[], schema: SchemaUsed): FieldHistoryView {
   const transitions = pathTransitions.map(({ objectId: _o, path: _p, fieldsV1Path: _f, ...rest }): FieldHistoryTransition => rest);
   const values: FieldValueChange[] = [];
   let last: { present: boolean; value: Value | null } | undefined;
@@ -87,7 +89,7 @@ function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[
     last = cur;
     values.push({ at: e.observedAt, seq: seqString(e.seq), ...cur, reconstructed: e.source !== 'watch' });
   }
-  return { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path, transitions, values };
+  return { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path, transitions, values, schema };
 }
 
 /** `GET /v1/objects/{id}/transitions`: every transition of the object, newest first. */

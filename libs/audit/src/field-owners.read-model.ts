@@ -1,9 +1,10 @@
+import { otherVersionOwnerNotes, type AnswerNote } from './other-version.notes.js';
 import { FIELD, ownersAt, parsePE, pathToHuman, type OwnershipVia, type PathElement, type Value } from '../../ssa-engine/src/index.js';
 import { resolvePath } from './field-path.util.js';
 import type { ManagerRef, Since } from './observed-event.types.js';
 import { identityOf } from './object-ownership.projection.js';
 import type { OwnershipSnapshot } from './ownership-version.js';
-import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { defaultSchemaResolver, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { compareSeq } from './seq.util.js';
 import { valueAt } from './value-at.util.js';
 
@@ -32,6 +33,10 @@ export interface FieldOwnersView {
   readonly effectiveOwners: readonly EffectiveOwnerView[];
   readonly deleted: boolean;
   readonly asOf: Since;
+  /** Notes on the owners (`entry-at-other-version`: an owner recorded at another API version). */
+  readonly notes: readonly AnswerNote[];
+  /** The schema the object's projection was folded with. */
+  readonly schema: SchemaUsed;
 }
 
 /** One node of `ownershipTree`. */
@@ -137,12 +142,12 @@ export function ownerSince(state: Pick<OwnershipSnapshot, 'fields'>, segments: r
  * when, whether it is present and its value. Throws `AuditError('invalid-path')`.
  */
 export function fieldOwners(state: OwnershipSnapshot, path: string, schemaResolver: SchemaResolver = defaultSchemaResolver): FieldOwnersView {
-  const type = schemaResolver(state.apiVersion, state.kind, state.cluster);
+  const type = schemaResolver(state.apiVersion, state.kind, state.cluster).type;
   const p = resolvePath(path, type);
   const asOf = { seq: state.lastSeq, at: state.lastAt };
   const forms = { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path };
   if (state.deleted || state.object === null) {
-    return { ...forms, present: false, value: null, owners: [], effectiveOwners: [], deleted: state.deleted, asOf };
+    return { ...forms, present: false, value: null, owners: [], effectiveOwners: [], deleted: state.deleted, asOf, notes: [], schema: state.schema };
   }
   const field = state.fields.find((f) => f.fieldsV1Path === p.fieldsV1Path);
   const at = ownersAt({ object: state.object, type }, p.elements);
@@ -153,13 +158,16 @@ export function fieldOwners(state: OwnershipSnapshot, path: string, schemaResolv
     if (s) effectiveOwners.push({ ...s, via: o.via });
   }
   const value = valueAt(state.object, p.elements);
+  const owners = field ? field.owners.map(view) : [];
   return {
     ...forms,
     present: at.present,
     value: value === undefined ? null : value,
-    owners: field ? field.owners.map(view) : [],
+    owners,
     effectiveOwners,
     deleted: false,
     asOf,
+    notes: otherVersionOwnerNotes(state.object, type, state.apiVersion, state.kind, [...owners, ...effectiveOwners]),
+    schema: state.schema,
   };
 }

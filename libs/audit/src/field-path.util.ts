@@ -1,7 +1,8 @@
 import { parsePath, SsaEngineError, type Path, type ResolvedType } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
 import type { ObservedEvent } from './observed-event.types.js';
-import { apiVersionOf, type SchemaResolver } from './schema-resolver.port.js';
+import { apiVersionOf, DEDUCED_CHOICE, schemaUsed, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
+import { sortEvents } from './seq.util.js';
 
 /** A parsed field path in both printed forms. */
 export interface ResolvedPath {
@@ -30,5 +31,11 @@ export function resolvePath(text: string, type?: ResolvedType): ResolvedPath {
 /** `resolvePath` with the type of the objects of `events` (their first one's; untyped without events). */
 export function resolveEventsPath(events: readonly ObservedEvent[], text: string, schemaResolver: SchemaResolver): ResolvedPath {
   const first = events[0];
-  return resolvePath(text, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster) : undefined);
+  return resolvePath(text, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster).type : undefined);
+}
+
+/** The schema an answer folded from `events` uses: the one of their latest event's kind. */
+export function eventsSchema(events: readonly ObservedEvent[], schemaResolver: SchemaResolver): SchemaUsed {
+  const last = sortEvents(events).at(-1);
+  return schemaUsed(last ? schemaResolver(apiVersionOf(last.group, last.version), last.kind, last.cluster) : DEDUCED_CHOICE);
 }

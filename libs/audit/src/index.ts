@@ -27,8 +27,22 @@ export {
 // Input
 export type { ObservedEvent, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';
 export { seqString, compareSeq, isRfc3339, parseAt, sortEvents, eventsUpTo, type AsOf } from './seq.util.js';
-export { defaultSchemaResolver, apiVersionOf, type SchemaResolver } from './schema-resolver.port.js';
-export { resolvePath, resolveEventsPath, type ResolvedPath } from './field-path.util.js';
+export {
+  defaultSchemaResolver,
+  apiVersionOf,
+  bundledChoice,
+  schemaUsed,
+  recordedSchema,
+  DEDUCED_CHOICE,
+  type SchemaResolver,
+  type SchemaChoice,
+  type SchemaSource,
+  type SchemaUsed,
+} from './schema-resolver.port.js';
+export { SchemaCatalog, type ClusterSchemaDocument, type ConvertedDocumentCache } from './schema-catalog.js';
+export { staleSchemaGroups, type ProjectedSchemaGroup } from './schema-staleness.js';
+export { otherVersionOwnerNotes, type AnswerNote } from './other-version.notes.js';
+export { resolvePath, resolveEventsPath, eventsSchema, type ResolvedPath } from './field-path.util.js';
 
 // Projection
 export {

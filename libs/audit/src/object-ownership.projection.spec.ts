@@ -1,8 +1,9 @@
-import { BUILTIN_SCHEMA, builtinTypeName } from '../../ssa-engine/src/index.js';
+import { builtinTypeName } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, foldObjectOwnership } from './object-ownership.projection.js';
 import { caseEvents } from './testing/conformance-events.js';
+import { bundledChoice } from './schema-resolver.port.js';
 
 const HPA = { manager: 'horizontal-pod-autoscaler', operation: 'Update', apiVersion: 'apps/v1', subresource: 'scale' };
 
@@ -110,7 +111,7 @@ describe('evolveObjectOwnership', () => {
     const calls: string[] = [];
     evolveObjectOwnership(undefined, events[0]!, (apiVersion, kind, cluster) => {
       calls.push(`${apiVersion} ${kind} ${cluster}`);
-      return BUILTIN_SCHEMA.type(builtinTypeName(apiVersion, kind)!);
+      return bundledChoice(builtinTypeName(apiVersion, kind)!);
     });
     expect(calls).toEqual(['apps/v1 Deployment test']);
   });

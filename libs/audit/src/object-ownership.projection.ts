@@ -20,7 +20,7 @@ import {
 } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
 import type { FieldOwner, ObservedEvent, Since } from './observed-event.types.js';
-import { apiVersionOf, defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { apiVersionOf, defaultSchemaResolver, schemaUsed, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { compareSeq, isRfc3339, seqString, sortEvents } from './seq.util.js';
 import { valueAt } from './value-at.util.js';
 
@@ -92,6 +92,8 @@ export interface ObjectOwnershipState {
   readonly marks: readonly FieldMark[];
   /** The latest event the engine could not read (malformed managedFields): it was skipped. */
   readonly lastError: { readonly seq: string; readonly code: string; readonly message: string } | null;
+  /** The schema the latest event was folded with (a replay is due where the catalog's choice differs). */
+  readonly schema: SchemaUsed;
 }
 
 /** One ownership transition of one field, as the projector stores it and the API returns it. */
@@ -165,7 +167,7 @@ function validate(e: ObservedEvent): { seq: string; at: string } {
  */
 const DECODED = new WeakMap<object, { readonly type: ResolvedType; readonly snapshot: DecodedSnapshot }>();
 
-function decodedSnapshot(object: unknown, type: ResolvedType): DecodedSnapshot {
+export function decodedSnapshot(object: unknown, type: ResolvedType): DecodedSnapshot {
   const cacheable = typeof object === 'object' && object !== null;
   const hit = cacheable ? DECODED.get(object) : undefined;
   if (hit && hit.type === type) return hit.snapshot;
@@ -363,7 +365,8 @@ export function evolveObjectOwnership(
   }
   if (state && compareSeq(seq, state.lastSeq) <= 0) return { state, transitions: [], applied: false, writer: null, notes: NO_NOTES };
   const apiVersion = apiVersionOf(event.group, event.version);
-  const type = schemaResolver(apiVersion, event.kind, event.cluster);
+  const choice = schemaResolver(apiVersion, event.kind, event.cluster);
+  const type = choice.type;
   const now: Since = { seq, at };
   const base = {
     objectId: event.objectId,
@@ -380,6 +383,7 @@ export function evolveObjectOwnership(
     firstAt: state?.firstAt ?? at,
     lastSeq: seq,
     lastAt: at,
+    schema: state && sameSchema(state.schema, choice) ? state.schema : schemaUsed(choice),
   };
 
   if (event.watchType === 'DELETED') {
@@ -424,6 +428,7 @@ export function evolveObjectOwnership(
     if (!(e instanceof SsaEngineError)) throw e;
     const skipped: ObjectOwnershipState = {
       ...(state ?? { ...base, deleted: false, eventCount: 0, object: null, fields: [], marks: [] }),
+      schema: base.schema,
       lastSeq: seq,
       lastAt: at,
       lastError: { seq, code: e.code, message: e.message },
@@ -444,6 +449,8 @@ export function evolveObjectOwnership(
   };
   return { state: next, transitions, applied: true, writer: diff.writer ? ref(diff.writer.manager) : null, notes: diff.notes };
 }
+
+const sameSchema = (a: SchemaUsed, b: SchemaUsed): boolean => a.digest === b.digest && a.source === b.source && a.typeName === b.typeName;
 
 function assertUnreachable(x: never): never {
   throw new Error(`unreachable: ${JSON.stringify(x)}`);

@@ -1,6 +1,7 @@
 import { parsePE, pathToHuman, type PathElement } from '../../ssa-engine/src/index.js';
 import type { FieldOwner } from './observed-event.types.js';
 import type { ObjectOwnershipState, OwnedField } from './object-ownership.projection.js';
+import { recordedSchema, type SchemaUsed } from './schema-resolver.port.js';
 
 /**
  * Owned fields as stored: each distinct owner once, each field as its FieldsV1 segments and the
@@ -14,8 +15,8 @@ export interface EncodedOwnedFields {
   readonly fields: readonly (readonly [readonly string[], ...number[]])[];
 }
 
-/** An ownership state with its fields encoded. */
-export type EncodedOwnershipState = Omit<ObjectOwnershipState, 'fields'> & { readonly fields: EncodedOwnedFields };
+/** An ownership state with its fields encoded; its schema is stored beside it (a column of its own). */
+export type EncodedOwnershipState = Omit<ObjectOwnershipState, 'fields' | 'schema'> & { readonly fields: EncodedOwnedFields };
 
 function ownerKey(o: FieldOwner): string {
   return JSON.stringify([o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation]);
@@ -73,6 +74,11 @@ export function decodeOwnedFields(encoded: EncodedOwnedFields): OwnedField[] {
   return encoded.fields.map(([segments, ...refs]) => ({ path: humanForm(segments), fieldsV1Path: segments.join('.'), segments, owners: refs.map((i) => owners[i]!) }));
 }
 
-export const encodeOwnershipState = (s: ObjectOwnershipState): EncodedOwnershipState => ({ ...s, fields: encodeOwnedFields(s.fields) });
+export const encodeOwnershipState = ({ schema: _schema, ...s }: ObjectOwnershipState): EncodedOwnershipState => ({ ...s, fields: encodeOwnedFields(s.fields) });
 
-export const decodeOwnershipState = (s: EncodedOwnershipState): ObjectOwnershipState => ({ ...s, fields: decodeOwnedFields(s.fields) });
+/** `schema` as stored beside the state (`null` before schemas were recorded: see `recordedSchema`). */
+export const decodeOwnershipState = (s: EncodedOwnershipState, schema: SchemaUsed | null): ObjectOwnershipState => ({
+  ...s,
+  fields: decodeOwnedFields(s.fields),
+  schema: recordedSchema(schema, s.apiVersion, s.kind, s.cluster),
+});

@@ -22,7 +22,7 @@ export interface OwnershipVersion {
 /** The parts of a state an `at=` read is answered from (identity, its latest event, body and owned fields). */
 export type OwnershipSnapshot = Pick<
   ObjectOwnershipState,
-  'objectId' | 'cluster' | 'uid' | 'group' | 'version' | 'apiVersion' | 'kind' | 'namespace' | 'name' | 'deleted' | 'lastSeq' | 'lastAt' | 'object' | 'fields'
+  'objectId' | 'cluster' | 'uid' | 'group' | 'version' | 'apiVersion' | 'kind' | 'namespace' | 'name' | 'deleted' | 'lastSeq' | 'lastAt' | 'object' | 'fields' | 'schema'
 >;
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -76,5 +76,6 @@ export function ownershipSnapshotOf(s: ObjectOwnershipState): OwnershipSnapshot 
   return {
     objectId: s.objectId, cluster: s.cluster, uid: s.uid, group: s.group, version: s.version, apiVersion: s.apiVersion, kind: s.kind,
     namespace: s.namespace, name: s.name, deleted: s.deleted, lastSeq: s.lastSeq, lastAt: s.lastAt, object: s.deleted ? null : s.object, fields: s.fields,
+    schema: s.schema,
   };
 }

@@ -1,6 +1,9 @@
 import {
+  builtinConverterFor,
+  canConvert,
   compare,
   ConflictError,
+  entriesAtOtherVersions,
   decodeManagedFields,
   entryIdentity,
   FieldManager,
@@ -20,7 +23,9 @@ import {
   type Value,
 } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
-import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
+import { decodedSnapshot } from './object-ownership.projection.js';
+import type { AnswerNote } from './other-version.notes.js';
+import { defaultSchemaResolver, schemaUsed, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { isRfc3339 } from './seq.util.js';
 
 /** A dry-run server-side apply against a stored object. */
@@ -71,6 +76,10 @@ export interface SimulatedApply {
   /** The same list under the name issue 7 gives it. */
   readonly kept: readonly SurvivingField[];
   readonly result: { readonly object: KubeObject; readonly managedFields: readonly ManagedFieldsEntry[] } | null;
+  /** The schema the apply was computed with; `null` when the command gave the type itself. */
+  readonly schema: SchemaUsed | null;
+  /** `entry-at-other-version`: managers of the live object recorded at another API version, converted or left out. */
+  readonly notes: readonly AnswerNote[];
 }
 
 /**
@@ -148,13 +157,20 @@ export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
   if (cmd.live !== undefined && cmd.live !== null && !isObject(cmd.live)) throw new AuditError('invalid-manifest', 'the live object must be a JSON object', 'live');
   if (cmd.now !== undefined && !isRfc3339(cmd.now)) throw new AuditError('invalid-manifest', 'now must be an RFC 3339 time', 'now');
   const live = isObject(cmd.live) ? cmd.live : undefined;
-  const type = cmd.type ?? (cmd.schema ?? defaultSchemaResolver)(apiVersion, kind, cmd.cluster ?? '');
+  const choice = cmd.type ? null : (cmd.schema ?? defaultSchemaResolver)(apiVersion, kind, cmd.cluster ?? '');
+  const type = cmd.type ?? choice!.type;
+  const schema = choice && schemaUsed(choice);
   const builtin = isBuiltinKind(apiVersion, kind);
   const now = cmd.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  // Managers at another version are compared in theirs where Kubernetes converts the kind (HPA v1 ↔ v2); the others are dropped, as the apiserver drops a version it no longer serves.
+  const conversion = builtinConverterFor(apiVersion, kind);
+  const notes = live ? otherVersionSimulationNotes(live, type, apiVersion, kind) : [];
   const fm = new FieldManager({
     type,
     apiVersion,
     kind,
+    isServedVersion: (v) => v === apiVersion || canConvert(kind, apiVersion, v),
+    ...(conversion ? { conversion } : {}),
     now: () => now,
     ...normalizerFor({ apiVersion, kind }, builtin),
     fieldsV1Order: builtin ? 'smd' : 'sorted-keys',
@@ -181,6 +197,8 @@ export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
         survivors: [],
         kept: [],
         result: null,
+        schema,
+        notes,
       };
     }
     if (e instanceof SsaEngineError) throw new AuditError('invalid-manifest', e.message, 'manifest', e.code);
@@ -197,5 +215,29 @@ export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
   }
   const meta = object['metadata'];
   const managedFields = (isObject(meta) && Array.isArray(meta['managedFields']) ? meta['managedFields'] : []) as unknown as ManagedFieldsEntry[];
-  return { conflicts: [], message: null, status: null, pruned, survivors, kept: survivors, result: { object, managedFields } };
+  return { conflicts: [], message: null, status: null, pruned, survivors, kept: survivors, result: { object, managedFields }, schema, notes };
+}
+
+/** What the simulation does with the live object's managers recorded at another API version. */
+function otherVersionSimulationNotes(live: KubeObject, type: ResolvedType, apiVersion: string, kind: string): AnswerNote[] {
+  // Nothing to say (and nothing to decode) when every entry is at the manifest's version: the usual case.
+  const entries = isObject(live['metadata']) ? live['metadata']['managedFields'] : undefined;
+  if (entries === undefined || (Array.isArray(entries) && entries.every((e) => isObject(e) && e['apiVersion'] === apiVersion))) return [];
+  let decoded;
+  try {
+    decoded = decodedSnapshot(live, type);
+  } catch (e) {
+    if (e instanceof SsaEngineError) return []; // the apply itself reports unreadable managedFields
+    throw e;
+  }
+  return entriesAtOtherVersions(decoded, apiVersion, kind).map((o) => {
+    const manager = decoded.entries.get(o.identity)!.manager;
+    return {
+      code: 'entry-at-other-version',
+      message:
+        o.reading === 'convertible'
+          ? `${manager} is recorded at ${o.apiVersion}: its fields were compared after converting the object to ${o.apiVersion}, as the apiserver does`
+          : `${manager} is recorded at ${o.apiVersion}, which cannot be converted to ${apiVersion} here: the simulation leaves it out, as the apiserver does on the next write when ${o.apiVersion} is no longer served`,
+    };
+  });
 }

@@ -17,7 +17,7 @@ export function stillFailing(previous: FailingSince | undefined, e: unknown, now
 }
 
 /** A watch reconnecting after an error is normal; failing longer than this means the cluster is behind. */
-export const BEHIND_GRACE_MS = 5_000;
+const BEHIND_GRACE_MS = 5_000;
 
 /**
  * The health of one cluster's watching (pure): `standby` when another replica holds the lease,

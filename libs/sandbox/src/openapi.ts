@@ -38,9 +38,11 @@ class SchemaCollector {
    * key that strategic merge patch reads; scalars keep their kind (SMD does not tell integer from number).
    */
   atomSchema(a: TypeRef | TypeDef): Obj {
+    // Untyped with list and map facets (FieldsV1's values): typeless, as the apiserver publishes free-form JSON.
+    if (a.scalar === 'untyped' && (a.list || a.map)) return { 'x-kubernetes-preserve-unknown-fields': true };
     if (a.map && (a.map.fields?.length || !a.list)) {
       const out: Obj = { type: 'object' };
-      if (a.map.fields?.length) out['properties'] = Object.fromEntries(a.map.fields.map((f) => [f.name, this.refSchema(f.type)]));
+      if (a.map.fields?.length) out['properties'] = Object.fromEntries(a.map.fields.map((f) => [f.name, withDefault(this.refSchema(f.type), f.default)]));
       if (a.map.elementType) out['additionalProperties'] = this.refSchema(a.map.elementType);
       if (a.map.elementRelationship === 'atomic') out['x-kubernetes-map-type'] = 'atomic';
       return out;
@@ -66,7 +68,8 @@ class SchemaCollector {
       case 'boolean':
         return { type: 'boolean' };
       default:
-        return { 'x-kubernetes-int-or-string': true };
+        // An untyped scalar (IntOrString, Time, …): a string with a format, as the apiserver publishes built-ins.
+        return { type: 'string', format: 'int-or-string' };
     }
   }
 
@@ -100,6 +103,11 @@ class SchemaCollector {
 }
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/** A property's schema with the field's default, where it has one (list keys' defaults matter to ownership: 02 §2). */
+function withDefault(schema: Obj, value: unknown): Obj {
+  return value === undefined ? schema : { ...schema, default: value };
+}
 
 function schemaName(t: ResourceType): string {
   return t.builtin ? builtinTypeName(t.apiVersion, t.kind)! : `${t.group}.${t.version}.${t.kind}`;

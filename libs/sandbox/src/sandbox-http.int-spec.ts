@@ -90,7 +90,8 @@ describe('sandbox over HTTP', () => {
       expect(doc.swagger).toBe('2.0');
       const d = doc.definitions['io.k8s.api.apps.v1.Deployment'];
       expect(d['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
-      expect(d.properties.spec).toEqual({ $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec' });
+      // The field's default beside the reference, as the apiserver publishes it.
+      expect(d.properties.spec).toEqual({ $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec', default: {} });
       expect(doc.definitions['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']).toBeDefined();
     });
   });

@@ -7,6 +7,7 @@ export { LiveObjectsRepository, type LiveObject } from './watch/live-objects.rep
 export { WatchPositionRepository, type StoredWatchPositions } from './watch/watch-position.repository.js';
 export { DeadLetterRepository, type DeadLetter, type DeadLetterInput } from './dead-letters/dead-letter.repository.js';
 export { ApiSchemaRepository, type ApiSchemaDocument, type ApiSchemaFormat } from './schemas/api-schema.repository.js';
+export { StoredSchemaCatalog, type SchemaCatalogSource, type StoredSchemaCatalogOptions } from './schemas/stored-schema-catalog.js';
 export { START_POSITION, type EventPosition } from './events/event-position.js';
 export { EventTail, comparePositions, type EventLogReader, type EventTailOptions, type TailObserver, type TailSubscription } from './events/event-tail.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';

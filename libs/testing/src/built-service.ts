@@ -12,6 +12,8 @@ export interface BuiltService {
   readonly url: string;
   /** Its stdout so far (JSON log lines). */
   readonly stdout: () => string;
+  /** A request to its API, the JSON answer back; throws with the status and body on an error status. */
+  api<T>(path: string, init?: RequestInit): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -42,5 +44,11 @@ export async function startBuiltService(ctx: TestContext, kubeconfig: string, en
     await stop();
     throw e;
   }
-  return { url, stdout: () => stdout, stop };
+  const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
+    const r = await fetch(`${url}${path}`, init);
+    const body = (await r.json()) as T;
+    if (r.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${path} → ${r.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  return { url, stdout: () => stdout, api, stop };
 }

@@ -1,7 +1,7 @@
 import type { KubectlResult, KubectlSandbox } from './kubectl-sandbox.js';
 
-// The writes of issue 7's incidents, shared by the specs that ask questions about them. Not in
-// index.ts: it needs the kubectl sandbox, which needs jest's globals (the benchmark imports index.ts).
+// The writes of issue 7's incidents, shared by the specs that ask questions about them. Imported by
+// path, like kubectl-sandbox.ts, whose sandbox they write to.
 
 export const configMapManifest = (ns: string, labels: Record<string, string>) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  namespace: ${ns}\n  labels: ${JSON.stringify(labels)}\ndata: {LOG_LEVEL: info}\n`;

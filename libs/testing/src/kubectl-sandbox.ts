@@ -64,7 +64,7 @@ export class KubectlSandbox {
   /** Runs kubectl with this sandbox's kubeconfig; `input` goes to stdin (`-f -`). */
   kubectl(args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<KubectlResult> {
     return runProcess(KUBECTL, ['--kubeconfig', this.kubeconfig, '--cache-dir', join(this.dir, 'cache'), ...args], {
-      input: opts.input ?? '',
+      input: opts.input,
       env: { ...process.env, ...opts.env, KUBECONFIG: this.kubeconfig },
     });
   }

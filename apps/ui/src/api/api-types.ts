@@ -1,7 +1,8 @@
 // The shapes of the API's answers the UI reads (README, "REST API").
 
-// The engine's own union (a type: nothing of the engine enters the bundle).
+// The libs' own unions (types: nothing of the engine or the audit lib enters the bundle).
 import type { TransitionType } from '../../../../libs/ssa-engine/src/ownership/diff-snapshots';
+import type { FindingType } from '../../../../libs/audit/src/findings.read-model';
 
 export type { TransitionType };
 
@@ -54,9 +55,17 @@ export interface FieldNode {
   value?: unknown;
 }
 
+/** Which schema an answer was computed with (REST API: `schema`). */
+export interface SchemaUsed {
+  source: 'cluster' | 'bundled' | 'deduced';
+  typeName: string | null;
+  digest: string;
+}
+
 export interface Ownership {
   object: TrackedObject;
   asOf: AsOf;
+  schema: SchemaUsed;
   tree: FieldNode;
 }
 
@@ -98,12 +107,13 @@ export interface Explanation {
   releasedBy: (Identity & { at: string | null; seq: string | null }) | null;
   remainingOwners: Owner[];
   remedies: Remedy[];
-  notes: string[];
+  /** The engine's and the audit lib's notes: a stable code and a sentence. */
+  notes: { code: string; message: string }[];
   objectDeleted: boolean;
 }
 
 export interface Finding {
-  type: string;
+  type: FindingType;
   objectId: string;
   cluster: string;
   kind: string;

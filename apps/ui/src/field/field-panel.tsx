@@ -41,7 +41,7 @@ function ExplainView({ x }: { x: Explanation }) {
         <Text size="sm">Remaining owners:</Text>
         {x.remainingOwners.length === 0 ? <Text size="sm">none</Text> : x.remainingOwners.map((o) => <ManagerChip key={identityKey(o)} owner={o} />)}
       </Group>
-      {x.notes.map((n) => <Text key={n} size="sm" c="dimmed">{n}</Text>)}
+      {x.notes.map((n, i) => <Text key={`${n.code}-${i}`} size="sm" c="dimmed">{n.message}</Text>)}
       <Title order={4}>Remedies</Title>
       {x.remedies.length === 0 && <Text size="sm">None needed.</Text>}
       <ol style={{ paddingLeft: 20, margin: 0 }} aria-label="Remedies">

@@ -1,6 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { Identity } from '../api/api-types';
-import { managerStyle } from './manager-style';
+import { managerStyle, type ManagerStyle } from './manager-style';
 
 /** How an identity reads: `manager (Update, scale)`. */
 export function identityText(o: Pick<Identity, 'manager' | 'operation' | 'subresource'>): string {
@@ -17,7 +17,7 @@ export function ManagerChip({ owner }: { owner: Pick<Identity, 'manager' | 'oper
         radius="sm"
         tt="none"
         styles={{ root: { borderColor: s.color, borderStyle: s.border, borderWidth: 2, color: 'var(--mantine-color-text)', background: `${s.color}22` } }}
-        leftSection={<LetterMark manager={owner.manager} />}
+        leftSection={<LetterMark look={s} />}
         data-manager={owner.manager}
       >
         {owner.manager}
@@ -28,11 +28,10 @@ export function ManagerChip({ owner }: { owner: Pick<Identity, 'manager' | 'oper
 }
 
 /** The manager's badge letters on its colour, at the start of its chip. */
-function LetterMark({ manager }: { manager: string }) {
-  const s = managerStyle(manager);
+function LetterMark({ look }: { look: ManagerStyle }) {
   return (
-    <span aria-hidden="true" style={{ background: s.color, color: '#000', borderRadius: 3, padding: '0 3px', fontSize: 10, fontWeight: 700 }}>
-      {s.letter}
+    <span aria-hidden="true" style={{ background: look.color, color: '#000', borderRadius: 3, padding: '0 3px', fontSize: 10, fontWeight: 700 }}>
+      {look.letter}
     </span>
   );
 }

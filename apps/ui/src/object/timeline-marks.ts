@@ -24,16 +24,16 @@ export function timelineLayout(transitions: readonly Transition[]): TimelineLayo
   const columnOf = new Map(columns.map((seq, i) => [seq, i]));
   const laneOf = new Map<string, number>();
   const lanes: Transition[] = [];
-  for (const t of sorted) {
-    if (!laneOf.has(identityKey(t))) {
-      laneOf.set(identityKey(t), lanes.length);
-      lanes.push(t);
-    }
-  }
   const marks = new Map<string, TimelineMark>();
   const slots = new Map<string, number>();
   for (const t of sorted) {
-    const lane = laneOf.get(identityKey(t))!;
+    const identity = identityKey(t);
+    let lane = laneOf.get(identity);
+    if (lane === undefined) {
+      lane = lanes.length;
+      laneOf.set(identity, lane);
+      lanes.push(t);
+    }
     const column = columnOf.get(t.seq)!;
     const key = `${lane}:${column}:${t.type}`;
     const mark = marks.get(key);

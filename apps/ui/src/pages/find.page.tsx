@@ -15,6 +15,9 @@ const FILTERS = ['cluster', 'kind', 'namespace', 'name', 'manager'] as const;
 
 export const objectLabel = (o: Pick<TrackedObject, 'kind' | 'namespace' | 'name'>) => `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
 
+/** An object's `group/version` (`version` alone for the core group), as its manifest's apiVersion. */
+export const apiVersionText = (o: Pick<TrackedObject, 'group' | 'version'>) => (o.group ? `${o.group}/${o.version}` : o.version);
+
 /** The most recently changed objects first. */
 const byLastChange = (a: TrackedObject, b: TrackedObject) => (b.lastAt ?? '').localeCompare(a.lastAt ?? '');
 
@@ -66,8 +69,8 @@ function ObjectTable({ items }: { items: TrackedObject[] }) {
             <Table.Tr key={o.id}>
               <Table.Td><Link to={href(`/objects/${o.id}`)}>{objectLabel(o)}</Link>{o.deleted ? ' (deleted)' : ''}</Table.Td>
               <Table.Td>{o.cluster}</Table.Td>
-              <Table.Td>{o.group ? `${o.group}/` : ''}{o.version}</Table.Td>
-              <Table.Td>{o.lastAt ? timeText(new Date(o.lastAt).toISOString()) : ''}</Table.Td>
+              <Table.Td>{apiVersionText(o)}</Table.Td>
+              <Table.Td>{o.lastAt ? timeText(o.lastAt) : ''}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

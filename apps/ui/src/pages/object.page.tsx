@@ -1,8 +1,8 @@
-import { Alert, Badge, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Badge, Grid, Group, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { compareSeq } from '../../../../libs/audit/src/seq.util';
 import { query } from '../api/api-client';
-import type { Ownership, Transition } from '../api/api-types';
+import type { Ownership, SchemaUsed, Transition } from '../api/api-types';
 import { followEvents, type EventFollower } from '../api/event-stream';
 import { StatusView } from '../api/status-view';
 import { useAllPages, useApi } from '../api/use-api';
@@ -13,7 +13,7 @@ import { TimeSlider } from '../object/time-slider';
 import { Timeline } from '../object/timeline';
 import { Link } from '../routing/link';
 import { href, navigate, withParams } from '../routing/route';
-import { objectLabel } from './find.page';
+import { apiVersionText, objectLabel } from './find.page';
 
 /** How much of an object's history its page loads (500 a request). */
 const MAX_TRANSITIONS = 20_000;
@@ -61,7 +61,8 @@ export function ObjectPage({ id, params }: { id: string; params: URLSearchParams
       <Group justify="space-between" wrap="wrap">
         <Title order={2}>{object ? objectLabel(object) : `Object ${id}`}</Title>
         <Group gap="xs">
-          {object && <Text size="sm" c="dimmed">{object.cluster} · {object.group ? `${object.group}/` : ''}{object.version}{object.deleted ? ' · deleted' : ''}</Text>}
+          {object && <Text size="sm" c="dimmed">{object.cluster} · {apiVersionText(object)}{object.deleted ? ' · deleted' : ''}</Text>}
+          {ownership.data && <SchemaBadge schema={ownership.data.schema} />}
           <Badge variant="light" color={offline ? 'red' : 'green'} aria-live="polite">{offline ? 'live updates off' : 'live'}</Badge>
           {object && <Link to={href('/simulate', { cluster: object.cluster, object: id })}>Simulate an apply</Link>}
         </Group>
@@ -94,5 +95,20 @@ export function ObjectPage({ id, params }: { id: string; params: URLSearchParams
         )}
       </Grid>
     </Stack>
+  );
+}
+
+const SCHEMA_HELP: Record<SchemaUsed['source'], string> = {
+  cluster: "the cluster's own OpenAPI schema",
+  bundled: 'the built-in schema of Kubernetes 1.36',
+  deduced: 'no schema known: deduced from the values, every list atomic (one owner for a whole list)',
+};
+
+/** Which schema the ownership shown was read with; a deduced one is a warning. */
+function SchemaBadge({ schema }: { schema: SchemaUsed }) {
+  return (
+    <Tooltip label={`${SCHEMA_HELP[schema.source]}${schema.typeName ? ` (${schema.typeName})` : ''}`}>
+      <Badge variant="light" color={schema.source === 'deduced' ? 'yellow' : 'gray'} tabIndex={0}>schema: {schema.source}</Badge>
+    </Tooltip>
   );
 }

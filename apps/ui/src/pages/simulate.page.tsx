@@ -9,6 +9,7 @@ import { ManagerChip } from '../managers/manager-chip';
 import { Link } from '../routing/link';
 import { href, navigate, withParams } from '../routing/route';
 import { fieldsByIdentity } from '../simulate/today-owners';
+import { apiVersionText } from './find.page';
 
 const EXAMPLE = `apiVersion: v1
 kind: ConfigMap
@@ -22,7 +23,7 @@ data:
 /** The start of a manifest for a tracked object: its apiVersion, kind, name and namespace. */
 function manifestSkeleton(o: Ownership['object']): string {
   const ns = o.namespace ? `\n  namespace: ${o.namespace}` : '';
-  return `apiVersion: ${o.group ? `${o.group}/` : ''}${o.version}\nkind: ${o.kind}\nmetadata:\n  name: ${o.name}${ns}\n`;
+  return `apiVersion: ${apiVersionText(o)}\nkind: ${o.kind}\nmetadata:\n  name: ${o.name}${ns}\n`;
 }
 
 /** What a server-side apply would do, computed offline: conflicts as kubectl prints them, pruned and kept fields, the resulting managedFields. */

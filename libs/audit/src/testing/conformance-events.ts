@@ -1,9 +1,9 @@
 // Test helper (imported by *.spec.ts only): a recorded conformance case as a stream of observed events.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEDUCED_TYPE, type ConformanceCase } from '../../../ssa-engine/src/index.js';
+import type { ConformanceCase } from '../../../ssa-engine/src/index.js';
 import type { ObservedEvent } from '../observed-event.types.js';
-import { defaultSchemaResolver, type SchemaResolver } from '../schema-resolver.port.js';
+import { DEDUCED_CHOICE, defaultSchemaResolver, type SchemaResolver } from '../schema-resolver.port.js';
 
 export const CASES_DIR = path.resolve(process.cwd(), '../shared/conformance/cases');
 
@@ -21,7 +21,7 @@ export function loadCase(name: string): ConformanceCase {
 
 /** The resolver a case's objects are read with. */
 export function caseResolver(c: ConformanceCase): SchemaResolver {
-  return c.schema === 'deduced' ? () => DEDUCED_TYPE : defaultSchemaResolver;
+  return c.schema === 'deduced' ? () => DEDUCED_CHOICE : defaultSchemaResolver;
 }
 
 export interface CaseEvents {

@@ -10,6 +10,7 @@ import {
   type OwnershipProjectionStore,
   type OwnershipVersion,
   type ProjectedBatch,
+  type SchemaUsed,
 } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
@@ -36,11 +37,11 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
 
   async load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>> {
     if (objectIds.length === 0 || this.replaceObjects) return new Map();
-    const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
-      `SELECT state FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`,
+    const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
+      `SELECT state, schema FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`,
       [this.generation, objectIds],
     );
-    return new Map(rows.map((r) => [r.state.objectId, decodeOwnershipState(r.state)]));
+    return new Map(rows.map((r) => [r.state.objectId, decodeOwnershipState(r.state, r.schema)]));
   }
 
   async save(batch: ProjectedBatch): Promise<void> {
@@ -71,19 +72,20 @@ async function writeStates(q: QueryRunner, generation: number, states: readonly 
   if (states.length === 0) return;
   await q.query(
     `INSERT INTO ownership_states AS s (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                        first_seq, first_at, last_seq, last_at, state)
+                                        first_seq, first_at, last_seq, last_at, state, schema)
      SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text,
-       kind text, namespace text, name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json)
+       kind text, namespace text, name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema jsonb)
      ON CONFLICT (generation, object_id) DO UPDATE SET
        cluster = EXCLUDED.cluster, uid = EXCLUDED.uid, api_group = EXCLUDED.api_group, api_version = EXCLUDED.api_version,
        kind = EXCLUDED.kind, namespace = EXCLUDED.namespace, name = EXCLUDED.name, deleted = EXCLUDED.deleted,
        first_seq = EXCLUDED.first_seq, first_at = EXCLUDED.first_at, last_seq = EXCLUDED.last_seq, last_at = EXCLUDED.last_at,
-       state = EXCLUDED.state`,
+       state = EXCLUDED.state, schema = EXCLUDED.schema`,
     [
       generation,
       rowsParam(states.map((s) => ({
         object_id: s.objectId, cluster: s.cluster, uid: s.uid, api_group: s.group, api_version: s.version, kind: s.kind, namespace: s.namespace,
         name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: encodeOwnershipState(s),
+        schema: s.schema,
       }))),
     ],
   );

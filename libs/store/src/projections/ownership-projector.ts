@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { defaultSchemaResolver, ProjectEventsUseCase, type SchemaResolver } from '../../../audit/src/index.js';
+import { ProjectEventsUseCase, staleSchemaGroups, type ProjectedSchemaGroup, type SchemaResolver } from '../../../audit/src/index.js';
+import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
 import { EventReader, type StoredEvent } from '../events/event-reader.js';
@@ -18,6 +19,8 @@ export interface CatchUpResult {
   readonly lastEvent: StoredEvent | null;
   /** Committed events left after the position: held back behind an older transaction still open. */
   readonly heldBack: number;
+  /** Objects projected again from their events because the schema of their kind changed. */
+  readonly reprojected: number;
 }
 
 export interface CatchUpOptions {
@@ -28,6 +31,8 @@ export interface CatchUpOptions {
    * (xids are server-wide: it may be in another database). 0: return at once.
    */
   readonly waitForHeldBackMs?: number;
+  /** Called after every object re-projected for a changed schema, with how many are done of how many. */
+  readonly onReproject?: (done: number, total: number) => void;
 }
 
 const HELD_BACK_POLL_MS = 100;
@@ -58,10 +63,12 @@ export class OwnershipProjector {
   private readonly loader: ObservedEventLoader;
   private readonly checkpoints: CheckpointRepository;
   private readonly generations: ProjectionGenerationsRepository;
+  /** The catalog and generation last checked for objects folded with another schema. */
+  private checked: { catalog: object; generation: number } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly schemaResolver: SchemaResolver = defaultSchemaResolver,
+    private readonly schemas: SchemaCatalogSource = new StoredSchemaCatalog(dataSource),
     private readonly pageSize = PAGE,
   ) {
     this.reader = new EventReader(dataSource);
@@ -75,12 +82,16 @@ export class OwnershipProjector {
     const deadline = Date.now() + (options.waitForHeldBackMs ?? 0);
     let events = 0;
     let transitions = 0;
+    let reprojected = 0;
     for (;;) {
-      const r = await this.walk(await this.generations.active(), options.onPage);
+      const generation = await this.generations.active();
+      const { resolve, reprojected: n } = await this.resolverFor(generation, options.onReproject);
+      reprojected += n;
+      const r = await this.walk(generation, resolve, options.onPage);
       events += r.events;
       transitions += r.transitions;
       const heldBack = await this.lag();
-      if (heldBack === 0 || Date.now() >= deadline) return { ...r, events, transitions, heldBack };
+      if (heldBack === 0 || Date.now() >= deadline) return { ...r, events, transitions, heldBack, reprojected };
       await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
     }
   }
@@ -90,10 +101,11 @@ export class OwnershipProjector {
     if (scope.kind === 'all') {
       const total = await this.eventCount();
       const generation = await this.generations.beginRebuild();
+      const { resolve } = await this.schemas.current();
       let events = 0;
       const report = (page: CatchUpResult) => onProgress?.({ scope: 'all', events: events + page.events, objects: 0, percent: percent(events + page.events, total) });
       for (;;) {
-        events += (await this.walk(generation, report)).events;
+        events += (await this.walk(generation, resolve, report)).events;
         // Caught up means nothing committed is left, not merely nothing readable: wait out older open transactions.
         if ((await this.lag(generation)) === 0) break;
         await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
@@ -104,6 +116,7 @@ export class OwnershipProjector {
       return { scope: 'all', events, objects, percent: 100 };
     }
     const generation = await this.generations.active();
+    const { resolve } = await this.schemas.current();
     const ids: string[] =
       scope.kind === 'object'
         ? [scope.objectId]
@@ -116,7 +129,7 @@ export class OwnershipProjector {
     let events = 0;
     let objects = 0;
     for (const id of ids) {
-      events += await this.replayObject(generation, id);
+      events += await this.replayObject(generation, id, resolve);
       objects++;
       await onProgress?.({ scope: scope.kind, events, objects, percent: percent(objects, ids.length) });
     }
@@ -124,15 +137,51 @@ export class OwnershipProjector {
   }
 
   /** One object from scratch, replacing its rows in one transaction (queries see the old or the new rows, never a mix). */
-  private async replayObject(generation: number, objectId: string): Promise<number> {
+  private async replayObject(generation: number, objectId: string, resolve: SchemaResolver): Promise<number> {
     const stored = await this.reader.objectHistory(objectId);
     if (stored.length === 0) return 0;
     const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, null, true);
-    await new ProjectEventsUseCase(store, this.schemaResolver).execute({ events: await this.loader.load(stored) });
+    await new ProjectEventsUseCase(store, resolve).execute({ events: await this.loader.load(stored) });
     return stored.length;
   }
 
-  private async walk(generation: number, onPage?: (r: CatchUpResult) => void | Promise<void>): Promise<CatchUpResult> {
+  /**
+   * The schemas to fold with now. When the stored documents changed since the last check (or the
+   * process started), the objects folded with another schema than the one chosen now are projected
+   * again first (a CRD's schema that arrived after its objects, a changed CRD): before any newer
+   * event is folded, so every object's rows come from one schema. A crash part-way leaves the rest
+   * for the next check (their recorded schema still differs).
+   */
+  private async resolverFor(generation: number, onReproject?: (done: number, total: number) => void): Promise<{ resolve: SchemaResolver; reprojected: number }> {
+    const catalog = await this.schemas.current();
+    if (this.checked?.catalog === catalog && this.checked.generation === generation) return { resolve: catalog.resolve, reprojected: 0 };
+    const groups: ProjectedSchemaGroup[] = (
+      await this.dataSource.query(
+        `SELECT cluster, api_group AS "group", api_version AS version, kind, schema->>'digest' AS digest, count(*)::integer AS objects
+         FROM ownership_states WHERE generation = $1 GROUP BY 1, 2, 3, 4, 5`,
+        [generation],
+      )
+    ).map((g: ProjectedSchemaGroup) => ({ ...g, group: g.group ?? '' }));
+    const stale = staleSchemaGroups(groups, catalog.resolve);
+    const total = stale.reduce((n, g) => n + g.objects, 0);
+    let done = 0;
+    for (const g of stale) {
+      const ids: { id: string }[] = await this.dataSource.query(
+        `SELECT object_id AS id FROM ownership_states
+         WHERE generation = $1 AND cluster = $2 AND api_group = $3 AND api_version = $4 AND kind = $5 AND schema->>'digest' IS NOT DISTINCT FROM $6
+         ORDER BY object_id`,
+        [generation, g.cluster, g.group, g.version, g.kind, g.digest],
+      );
+      for (const { id } of ids) {
+        await this.replayObject(generation, id, catalog.resolve);
+        onReproject?.(++done, total);
+      }
+    }
+    this.checked = { catalog, generation };
+    return { resolve: catalog.resolve, reprojected: done };
+  }
+
+  private async walk(generation: number, resolve: SchemaResolver, onPage?: (r: CatchUpResult) => void | Promise<void>): Promise<CatchUpResult> {
     const name = ownershipCheckpoint(generation);
     let position = await this.checkpoints.get(name);
     let events = 0;
@@ -151,9 +200,9 @@ export class OwnershipProjector {
         const target = new PostgresOwnershipProjectionStore(this.dataSource, generation, next);
         const done = { events: events + page.length, transitions };
         const store = writes.wrap(target, (batch) =>
-          onPage?.({ generation, events: done.events, transitions: done.transitions + batch.transitions.length, position: next, lastEvent: last, heldBack: 0 }),
+          onPage?.({ generation, events: done.events, transitions: done.transitions + batch.transitions.length, position: next, lastEvent: last, heldBack: 0, reprojected: 0 }),
         );
-        const r = await new ProjectEventsUseCase(store, this.schemaResolver).execute({ events: folded });
+        const r = await new ProjectEventsUseCase(store, resolve).execute({ events: folded });
         position = next;
         events += page.length;
         transitions += r.transitions;
@@ -165,7 +214,7 @@ export class OwnershipProjector {
       await writes.flush().catch(() => undefined);
       throw e;
     }
-    return { generation, events, transitions, position, lastEvent, heldBack: 0 };
+    return { generation, events, transitions, position, lastEvent, heldBack: 0, reprojected: 0 };
   }
 
   /** Committed events after a generation's checkpoint (the active one by default; counted up to 1,000,000). */

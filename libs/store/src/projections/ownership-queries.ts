@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import {
-  defaultSchemaResolver,
   eventsUpTo,
   explainField,
   baselineTransitions,
@@ -39,6 +38,10 @@ import {
   type OwnershipNode,
   type OwnershipSnapshot,
   type SchemaResolver,
+  type SchemaUsed,
+  apiVersionOf,
+  eventsSchema,
+  recordedSchema,
 } from '../../../audit/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
@@ -48,6 +51,11 @@ import { transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 import { inScopes } from './access-scope.sql.js';
+import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
+
+/** How old the stored schemas an answer uses may be. */
+const SCHEMA_MAX_AGE_MS = 2_000;
+
 
 const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
   FROM field_transitions t`;
@@ -82,10 +90,16 @@ export class OwnershipQueries {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly schemaResolver: SchemaResolver = defaultSchemaResolver,
+    /** Answers use the documents stored up to two seconds ago. */
+    private readonly schemas: SchemaCatalogSource = new StoredSchemaCatalog(dataSource, { maxAgeMs: SCHEMA_MAX_AGE_MS }),
   ) {
     this.reader = new EventReader(dataSource);
     this.loader = new ObservedEventLoader(dataSource);
+  }
+
+  /** The schemas answers are computed with now (the cluster's stored OpenAPI, bundled, or deduced). */
+  async schemaResolver(): Promise<SchemaResolver> {
+    return (await this.schemas.current()).resolve;
   }
 
   /** `GET /v1/objects`: objects in id order. As of `at`, objects first seen later are left out and `deleted` is as of then. */
@@ -118,14 +132,19 @@ export class OwnershipQueries {
   /** The object's state now (from the projection) or as of `at` (folded from its events). */
   async state(objectId: string, at?: AsOf): Promise<ObjectOwnershipState> {
     if (!at) {
-      const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
-        `SELECT state FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`,
+      const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
+        `SELECT state, schema FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`,
         [objectId],
       );
       if (!rows[0]) throw objectNotFound(objectId);
-      return decodeOwnershipState(rows[0].state);
+      return decodeOwnershipState(rows[0].state, rows[0].schema);
     }
-    const { state } = foldObjectOwnership(await this.events(objectId, at), this.schemaResolver);
+    return this.foldedState(objectId, at, await this.schemaResolver());
+  }
+
+  /** The object's state as of `at`, folded from its events with `resolve`. */
+  private async foldedState(objectId: string, at: AsOf, resolve: SchemaResolver): Promise<ObjectOwnershipState> {
+    const { state } = foldObjectOwnership(await this.events(objectId, at), resolve);
     if (!state) throw objectNotFound(objectId, at);
     return state;
   }
@@ -159,7 +178,7 @@ export class OwnershipQueries {
   }
 
   async fieldOwners(objectId: string, path: string, at?: AsOf): Promise<FieldOwnersView> {
-    return fieldOwners(await this.snapshot(objectId, at), path, this.schemaResolver);
+    return fieldOwners(await this.snapshot(objectId, at), path, await this.schemaResolver());
   }
 
   /**
@@ -169,18 +188,18 @@ export class OwnershipQueries {
    * folded otherwise.
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
+    const resolve = await this.schemaResolver();
     const events = await this.events(objectId, at);
-    const projected = await this.projected(objectId, events, path);
-    return projected ? fieldHistoryOfProjected(events, projected.transitions, path, this.schemaResolver) : fieldHistory(events, path, this.schemaResolver);
+    const projected = await this.projected(objectId, events, path, resolve);
+    return projected ? fieldHistoryOfProjected(events, projected.transitions, path, resolve) : fieldHistory(events, path, resolve);
   }
 
   /** `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise. */
   async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
+    const resolve = await this.schemaResolver();
     const events = await this.events(objectId, at);
-    const projected = await this.projected(objectId, events, path);
-    return projected
-      ? explainFieldOfProjected(events, projected.transitions, projected.fields, path, this.schemaResolver)
-      : explainField(events, path, this.schemaResolver);
+    const projected = await this.projected(objectId, events, path, resolve);
+    return projected ? explainFieldOfProjected(events, projected.transitions, projected.fields, path, resolve) : explainField(events, path, resolve);
   }
 
   /**
@@ -190,12 +209,21 @@ export class OwnershipQueries {
    * projection holds exactly those events: projected up to the last, a prefix of the object's
    * history, every one readable (no version needing a fold), in a generation with versions.
    */
-  private async projected(objectId: string, events: readonly ObservedEvent[], path: string): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
-    const { fieldsV1Path } = resolveEventsPath(events, path, this.schemaResolver);
+  private async projected(
+    objectId: string,
+    events: readonly ObservedEvent[],
+    path: string,
+    resolve: SchemaResolver,
+  ): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
+    const { fieldsV1Path } = resolveEventsPath(events, path, resolve);
     const first = events[0]!;
     const lastSeq = String(events[events.length - 1]!.seq);
-    const [check]: { usable: boolean; fields: EncodedOwnedFields | null; baseline: EncodedOwnedFields | null }[] = await this.dataSource.query(
-      `SELECT s.last_seq >= $2::bigint AND s.first_seq = $4::bigint
+    const [check]: {
+      usable: boolean; fields: EncodedOwnedFields | null; baseline: EncodedOwnedFields | null;
+      schema: SchemaUsed | null; cluster: string; api_group: string; api_version: string; kind: string;
+    }[] = await this.dataSource.query(
+      `SELECT s.schema, s.cluster, s.api_group, s.api_version, s.kind,
+              s.last_seq >= $2::bigint AND s.first_seq = $4::bigint
               AND (SELECT count(*) FROM events e WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint) = $3
               AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
                                                                   AND v.seq <= $2::bigint AND v.fold_required) AS usable,
@@ -206,6 +234,9 @@ export class OwnershipQueries {
       [objectId, lastSeq, events.length, String(first.seq)],
     );
     if (!check?.usable || check.fields === null || check.baseline === null) return null;
+    // Folded with another schema than the answer's (a new one stored, its re-projection not run yet): fold instead.
+    const recorded = recordedSchema(check.schema, apiVersionOf(check.api_group, check.api_version), check.kind, check.cluster);
+    if (recorded.digest !== eventsSchema(events, resolve).digest) return null;
     const rows: TransitionRow[] = await this.dataSource.query(
       `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint AND t.fields_v1_path = $3
        ORDER BY t.seq, t.ordinal`,
@@ -345,23 +376,23 @@ export class OwnershipQueries {
 
   /** The latest live state of the object a manifest names (for `simulate/apply`), if tracked. */
   async liveObject(cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<ObjectOwnershipState | undefined> {
-    const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
-      `SELECT state FROM ownership_states
+    const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
+      `SELECT state, schema FROM ownership_states
        WHERE generation = ${ACTIVE} AND cluster = $1 AND api_group = $2 AND kind = $3 AND name = $4 AND NOT deleted
          AND (namespace IS NULL OR namespace = coalesce($5, 'default'))
        ORDER BY last_seq DESC LIMIT 1`,
       [cluster, group, kind, name, namespace],
     );
-    return rows[0] && decodeOwnershipState(rows[0].state);
+    return rows[0] && decodeOwnershipState(rows[0].state, rows[0].schema);
   }
 
   private async statesWhere(where: string, params: unknown[], scopes?: readonly AccessScope[]): Promise<ObjectOwnershipState[]> {
     const visible = inScopes('s.object_id', scopes, params.length + 1);
-    const rows: { state: EncodedOwnershipState }[] = await this.dataSource.query(
-      `SELECT s.state FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
+    const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
+      `SELECT s.state, s.schema FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
       [...params, ...visible.params],
     );
-    return rows.map((r) => decodeOwnershipState(r.state));
+    return rows.map((r) => decodeOwnershipState(r.state, r.schema));
   }
 
   /** Every object's state as of `at`, folded from its events (costly: one fold per object seen by then). */
@@ -375,8 +406,10 @@ export class OwnershipQueries {
        ORDER BY object_id`,
       [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, ...visible.params],
     );
+    // One schema for the whole answer, however long its folds take.
+    const resolve = await this.schemaResolver();
     const states: ObjectOwnershipState[] = [];
-    for (const r of rows) states.push(await this.state(r.object_id, at));
+    for (const r of rows) states.push(await this.foldedState(r.object_id, at, resolve));
     return states;
   }
 }
@@ -386,3 +419,4 @@ export function objectNotFound(objectId: string, at?: AsOf): StoreQueryError {
   const when = !at ? '' : at.kind === 'seq' ? ` at sequence ${at.seq}` : ` at ${at.time}`;
   return new StoreQueryError('object-not-found', `no object with id "${objectId}"${when}`, 'id');
 }
+

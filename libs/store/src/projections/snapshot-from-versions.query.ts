@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import {
   apiVersionOf,
   decodeOwnedFields,
+  recordedSchema,
+  type SchemaUsed,
   snapshotFromVersion,
   type AsOf,
   type EncodedOwnedFields,
@@ -14,7 +16,7 @@ import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 
 interface VersionRow {
   cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
-  projected_seq: string; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: EncodedOwnedFields | null;
+  projected_seq: string; schema: SchemaUsed | null; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: EncodedOwnedFields | null;
   resource_version: string | null; observed_at: Date | null; managed_fields_times: (string | null)[] | null;
   /** The body chain up to the event: `[encoding, full body or patch]`, oldest first. */
   body: [BodyEncoding, unknown][] | null;
@@ -35,7 +37,7 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
   const rows = await preparedQuery<VersionRow>(
     dataSource,
     `ownership-snapshot-at-${at.kind}`,
-    `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq,
+    `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq, s.schema,
             t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields,
             ev.resource_version, ev.observed_at, ev.managed_fields_times, body.parts AS body, mf.entries AS managed_fields
      FROM ownership_states s
@@ -81,10 +83,11 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
         r.resource_version!,
         r.managed_fields!.map((entry, i) => managedFieldsEntry(entry, r.managed_fields_times![i] ?? null)),
       );
+  const apiVersion = apiVersionOf(r.api_group, r.api_version);
   return snapshotFromVersion(
     {
-      objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: apiVersionOf(r.api_group, r.api_version),
-      kind: r.kind, namespace: r.namespace, name: r.name,
+      objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion,
+      kind: r.kind, namespace: r.namespace, name: r.name, schema: recordedSchema(r.schema, apiVersion, r.kind, r.cluster),
     },
     { deleted: r.deleted!, fields: decodeOwnedFields(r.fields) },
     { seq: r.seq!, at: r.observed_at!.toISOString(), object },
