@@ -216,13 +216,15 @@ export interface SpawnRoleOptions {
  * NODE_OPTIONS (tsx's loader), DATABASE_URL and REDIS_URL, then the test context's with `env`
  * (LOG_LEVEL warn and NODE_ENV production unless `env` says otherwise). With a CPU profile folder
  * (`cpuProfDir`, else BENCH_CPU_PROF=<dir>) the role writes its profile there when it exits (read it
- * in Chrome DevTools).
+ * in Chrome DevTools). BENCH_ROLE_NODE_FLAGS="<flags>" starts each role with those Node/V8 flags
+ * (e.g. `--max-semi-space-size=32`): compare a flag against none with the same build, run by run.
  */
 export function spawnRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>, opts: SpawnRoleOptions): ChildProcess {
   const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
   const profDir = opts.cpuProfDir ?? process.env['BENCH_CPU_PROF'];
   const profile = profDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profDir), ...(opts.cpuProfName ? [`--cpu-prof-name=${opts.cpuProfName}`] : [])] : [];
-  return spawn(process.execPath, [...profile, 'dist/apps/main.js', role], {
+  const flags = (process.env['BENCH_ROLE_NODE_FLAGS'] ?? '').split(/\s+/).filter(Boolean);
+  return spawn(process.execPath, [...flags, ...profile, 'dist/apps/main.js', role], {
     cwd: ROOT,
     env: { ...inherited, ...ctx.env({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
     stdio: ['ignore', opts.stdout, 'inherit'],

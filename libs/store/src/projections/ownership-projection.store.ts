@@ -15,6 +15,7 @@ import {
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
+import { recordedSchemaSql, schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
 import { transitionRow } from './transition-row.js';
 
 /** The checkpoint name of the ownership projection of one generation. */
@@ -38,13 +39,14 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
   async load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>> {
     if (objectIds.length === 0 || this.replaceObjects) return new Map();
     const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-      `SELECT state, schema FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`,
+      `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
       [this.generation, objectIds],
     );
     return new Map(rows.map((r) => [r.state.objectId, decodeOwnershipState(r.state, r.schema)]));
   }
 
   async save(batch: ProjectedBatch): Promise<void> {
+    const schemaIds = await schemaChoiceIds(this.dataSource, batch.states.map((s) => s.schema));
     await inTransaction(this.dataSource, async (q) => {
       const ids = batch.states.map((s) => s.objectId);
       if (this.replaceObjects && ids.length > 0) {
@@ -52,7 +54,7 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
         await q.query(`DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
         await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
       }
-      await writeStates(q, this.generation, batch.states);
+      await writeStates(q, this.generation, batch.states, schemaIds);
       await writeManagerIndex(q, this.generation, batch.managerIndex);
       await writeTransitions(q, this.generation, batch.transitions);
       await writeVersions(q, this.generation, batch.versions);
@@ -68,24 +70,24 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
  */
 const rowsParam = (rows: readonly Record<string, unknown>[]): string => JSON.stringify(rows);
 
-async function writeStates(q: QueryRunner, generation: number, states: readonly ObjectOwnershipState[]): Promise<void> {
+async function writeStates(q: QueryRunner, generation: number, states: readonly ObjectOwnershipState[], schemaIds: ReadonlyMap<string, number>): Promise<void> {
   if (states.length === 0) return;
   await q.query(
     `INSERT INTO ownership_states AS s (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                        first_seq, first_at, last_seq, last_at, state, schema)
+                                        first_seq, first_at, last_seq, last_at, state, schema_id)
      SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text,
-       kind text, namespace text, name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema jsonb)
+       kind text, namespace text, name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer)
      ON CONFLICT (generation, object_id) DO UPDATE SET
        cluster = EXCLUDED.cluster, uid = EXCLUDED.uid, api_group = EXCLUDED.api_group, api_version = EXCLUDED.api_version,
        kind = EXCLUDED.kind, namespace = EXCLUDED.namespace, name = EXCLUDED.name, deleted = EXCLUDED.deleted,
        first_seq = EXCLUDED.first_seq, first_at = EXCLUDED.first_at, last_seq = EXCLUDED.last_seq, last_at = EXCLUDED.last_at,
-       state = EXCLUDED.state, schema = EXCLUDED.schema`,
+       state = EXCLUDED.state, schema_id = EXCLUDED.schema_id`,
     [
       generation,
       rowsParam(states.map((s) => ({
         object_id: s.objectId, cluster: s.cluster, uid: s.uid, api_group: s.group, api_version: s.version, kind: s.kind, namespace: s.namespace,
         name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: encodeOwnershipState(s),
-        schema: s.schema,
+        schema_id: schemaChoiceId(schemaIds, s.schema),
       }))),
     ],
   );

@@ -8,6 +8,7 @@ import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { ownershipCheckpoint, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
 import { ProjectionGenerationsRepository } from './projection-generations.repository.js';
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
+import { recordedDigestSql } from './schema-choices.js';
 
 /** What a walk of the log did. */
 export interface CatchUpResult {
@@ -157,8 +158,8 @@ export class OwnershipProjector {
     if (this.checked?.catalog === catalog && this.checked.generation === generation) return { resolve: catalog.resolve, reprojected: 0 };
     const groups: ProjectedSchemaGroup[] = (
       await this.dataSource.query(
-        `SELECT cluster, api_group AS "group", api_version AS version, kind, schema->>'digest' AS digest, count(*)::integer AS objects
-         FROM ownership_states WHERE generation = $1 GROUP BY 1, 2, 3, 4, 5`,
+        `SELECT s.cluster, s.api_group AS "group", s.api_version AS version, s.kind, c.digest, count(*)::integer AS objects
+         FROM ownership_states s LEFT JOIN schema_choices c ON c.id = s.schema_id WHERE s.generation = $1 GROUP BY 1, 2, 3, 4, 5`,
         [generation],
       )
     ).map((g: ProjectedSchemaGroup) => ({ ...g, group: g.group ?? '' }));
@@ -167,9 +168,10 @@ export class OwnershipProjector {
     let done = 0;
     for (const g of stale) {
       const ids: { id: string }[] = await this.dataSource.query(
-        `SELECT object_id AS id FROM ownership_states
-         WHERE generation = $1 AND cluster = $2 AND api_group = $3 AND api_version = $4 AND kind = $5 AND schema->>'digest' IS NOT DISTINCT FROM $6
-         ORDER BY object_id`,
+        `SELECT s.object_id AS id FROM ownership_states s
+         WHERE s.generation = $1 AND s.cluster = $2 AND s.api_group = $3 AND s.api_version = $4 AND s.kind = $5
+           AND ${recordedDigestSql('s')} IS NOT DISTINCT FROM $6
+         ORDER BY s.object_id`,
         [generation, g.cluster, g.group, g.version, g.kind, g.digest],
       );
       for (const { id } of ids) {

@@ -50,6 +50,7 @@ import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
+import { recordedSchemaSql } from './schema-choices.js';
 import { inScopes } from './access-scope.sql.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
 
@@ -133,7 +134,7 @@ export class OwnershipQueries {
   async state(objectId: string, at?: AsOf): Promise<ObjectOwnershipState> {
     if (!at) {
       const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-        `SELECT state, schema FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`,
+        `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1`,
         [objectId],
       );
       if (!rows[0]) throw objectNotFound(objectId);
@@ -222,7 +223,7 @@ export class OwnershipQueries {
       usable: boolean; fields: EncodedOwnedFields | null; baseline: EncodedOwnedFields | null;
       schema: SchemaUsed | null; cluster: string; api_group: string; api_version: string; kind: string;
     }[] = await this.dataSource.query(
-      `SELECT s.schema, s.cluster, s.api_group, s.api_version, s.kind,
+      `SELECT ${recordedSchemaSql('s')} AS schema, s.cluster, s.api_group, s.api_version, s.kind,
               s.last_seq >= $2::bigint AND s.first_seq = $4::bigint
               AND (SELECT count(*) FROM events e WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint) = $3
               AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
@@ -377,10 +378,10 @@ export class OwnershipQueries {
   /** The latest live state of the object a manifest names (for `simulate/apply`), if tracked. */
   async liveObject(cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<ObjectOwnershipState | undefined> {
     const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-      `SELECT state, schema FROM ownership_states
-       WHERE generation = ${ACTIVE} AND cluster = $1 AND api_group = $2 AND kind = $3 AND name = $4 AND NOT deleted
-         AND (namespace IS NULL OR namespace = coalesce($5, 'default'))
-       ORDER BY last_seq DESC LIMIT 1`,
+      `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s
+       WHERE s.generation = ${ACTIVE} AND s.cluster = $1 AND s.api_group = $2 AND s.kind = $3 AND s.name = $4 AND NOT s.deleted
+         AND (s.namespace IS NULL OR s.namespace = coalesce($5, 'default'))
+       ORDER BY s.last_seq DESC LIMIT 1`,
       [cluster, group, kind, name, namespace],
     );
     return rows[0] && decodeOwnershipState(rows[0].state, rows[0].schema);
@@ -389,7 +390,7 @@ export class OwnershipQueries {
   private async statesWhere(where: string, params: unknown[], scopes?: readonly AccessScope[]): Promise<ObjectOwnershipState[]> {
     const visible = inScopes('s.object_id', scopes, params.length + 1);
     const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-      `SELECT s.state, s.schema FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
+      `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
       [...params, ...visible.params],
     );
     return rows.map((r) => decodeOwnershipState(r.state, r.schema));

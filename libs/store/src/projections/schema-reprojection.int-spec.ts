@@ -94,5 +94,14 @@ describe("custom resources answered with the cluster's stored schema (Postgres)"
     expect((await queries.fieldOwners(id, '.spec.items[name="b"].size', { kind: 'seq', seq: firstSeq })).schema.source).toBe('cluster');
     // A fresh projector (a restarted worker) checks again and finds nothing to do.
     expect(await new OwnershipProjector(ds).catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ reprojected: 0 });
+    // States point at their choice; each choice is stored once (deduced, then the cluster's).
+    const choices: { source: string; type_name: string; states: number }[] = await ds.query(
+      `SELECT c.source, c.type_name, count(s.object_id)::integer AS states
+       FROM schema_choices c LEFT JOIN ownership_states s ON s.schema_id = c.id GROUP BY c.id ORDER BY c.id`,
+    );
+    expect(choices).toEqual([
+      { source: 'deduced', type_name: '', states: 0 },
+      { source: 'cluster', type_name: 'com.example.v1.Widget', states: 1 },
+    ]);
   });
 });

@@ -13,6 +13,7 @@ import { preparedQuery } from '../database/prepared-query.js';
 import { managedFieldsEntry, rebuildObject } from '../events/observed-event.loader.js';
 import { decodeParsedBody, type BodyEncoding } from '../ingest/body.util.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
+import { recordedSchemaSql } from './schema-choices.js';
 
 interface VersionRow {
   cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
@@ -37,7 +38,7 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
   const rows = await preparedQuery<VersionRow>(
     dataSource,
     `ownership-snapshot-at-${at.kind}`,
-    `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq, s.schema,
+    `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq, ${recordedSchemaSql('s')} AS schema,
             t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields,
             ev.resource_version, ev.observed_at, ev.managed_fields_times, body.parts AS body, mf.entries AS managed_fields
      FROM ownership_states s
