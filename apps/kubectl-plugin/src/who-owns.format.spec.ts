@@ -54,6 +54,23 @@ describe('formatWhoOwns', () => {
     );
   });
 
+  it('ends with the notes, and a warning where the schema was deduced (lists owned whole)', () => {
+    const field = {
+      ...fieldAnswer('.spec.items', [{ name: 'a' }], [flux]),
+      schema: { source: 'deduced', typeName: null, digest: 'deduced' } as const,
+      notes: [{ code: 'entry-at-other-version', message: 'kubectl-edit owns fields at autoscaling/v1: read through the conversion' }],
+    };
+    expect(formatWhoOwns('widget/w', field, undefined, NO_PAINT)).toBe(
+      [
+        'widget/w  as of 2026-11-21 10:00:02 +00:00 (event 3)',
+        '.spec.items = [{"name":"a"}]  flux-controller (Apply) since 2026-11-21 09:00:00 +00:00',
+        'note: kubectl-edit owns fields at autoscaling/v1: read through the conversion',
+        'schema: none stored for this kind, deduced from the values (each list owned as a whole)',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('finds nothing at a path the tree does not have', () => {
     expect(findNode(TREE, '.spec')).toBeUndefined();
   });

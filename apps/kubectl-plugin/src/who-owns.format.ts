@@ -7,7 +7,8 @@ const owners = (os: readonly Owner[], p: Paint) => os.map((o) => `${ownerLabel(o
 
 /**
  * Who owns a field: the object, the field with its value and owners, and below it the tree of the
- * owned fields under it (each with its owners), as `tree` draws directories.
+ * owned fields under it (each with its owners), as `tree` draws directories; then the answer's notes
+ * (owners recorded at another API version) and a warning where no schema was known for the kind.
  */
 export function formatWhoOwns(objectLabel: string, field: FieldAnswer, subtree: OwnershipNode | undefined, p: Paint): string {
   const lines = [`${p.bold(objectLabel)}${p.dim(`  as of ${formatLocalTime(field.asOf.at)} (event ${field.asOf.seq})`)}`];
@@ -25,6 +26,9 @@ export function formatWhoOwns(objectLabel: string, field: FieldAnswer, subtree: 
     });
   };
   if (subtree) walk(subtree.children, '');
+  for (const n of field.notes) lines.push(p.dim(`note: ${n.message}`));
+  // Without a schema every list is one field: its owners are the whole list's, not an item's.
+  if (field.schema.source === 'deduced') lines.push(p.warn('schema: none stored for this kind, deduced from the values (each list owned as a whole)'));
   return `${lines.join('\n')}\n`;
 }
 
