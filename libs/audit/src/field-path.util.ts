@@ -2,7 +2,7 @@ import { parsePath, SsaEngineError, type Path, type ResolvedType } from '../../s
 import { AuditError } from './audit.error.js';
 import type { ObservedEvent } from './observed-event.types.js';
 import { apiVersionOf, DEDUCED_CHOICE, schemaUsed, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
-import { sortEvents } from './seq.util.js';
+import { compareSeq, seqString } from './seq.util.js';
 
 /** A parsed field path in both printed forms. */
 export interface ResolvedPath {
@@ -36,6 +36,7 @@ export function resolveEventsPath(events: readonly ObservedEvent[], text: string
 
 /** The schema an answer folded from `events` uses: the one of their latest event's kind. */
 export function eventsSchema(events: readonly ObservedEvent[], schemaResolver: SchemaResolver): SchemaUsed {
-  const last = sortEvents(events).at(-1);
+  // The last in sequence order; of equal sequences the later one here (where a stable sort leaves it).
+  const last = events.reduce<ObservedEvent | undefined>((l, e) => (l === undefined || compareSeq(seqString(e.seq), seqString(l.seq)) >= 0 ? e : l), undefined);
   return schemaUsed(last ? schemaResolver(apiVersionOf(last.group, last.version), last.kind, last.cluster) : DEDUCED_CHOICE);
 }

@@ -46,9 +46,8 @@ export async function startBuiltService(ctx: TestContext, kubeconfig: string, en
   }
   const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
     const r = await fetch(`${url}${path}`, init);
-    const body = (await r.json()) as T;
-    if (r.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${path} → ${r.status} ${JSON.stringify(body)}`);
-    return body;
+    if (r.status >= 300) throw new Error(`${init?.method ?? 'GET'} ${path} → ${r.status} ${await r.text()}`);
+    return (await r.json()) as T;
   };
   return { url, stdout: () => stdout, api, stop };
 }

@@ -3,8 +3,10 @@
 // The libs' own unions (types: nothing of the engine or the audit lib enters the bundle).
 import type { TransitionType } from '../../../../libs/ssa-engine/src/ownership/diff-snapshots';
 import type { FindingType } from '../../../../libs/audit/src/findings.read-model';
+import type { SchemaUsed } from '../../../../libs/audit/src/schema-resolver.port';
+import type { AnswerNote } from '../../../../libs/audit/src/other-version.notes';
 
-export type { TransitionType };
+export type { TransitionType, SchemaUsed };
 
 export interface Page<T> {
   items: T[];
@@ -55,13 +57,6 @@ export interface FieldNode {
   value?: unknown;
 }
 
-/** Which schema an answer was computed with (REST API: `schema`). */
-export interface SchemaUsed {
-  source: 'cluster' | 'bundled' | 'deduced';
-  typeName: string | null;
-  digest: string;
-}
-
 export interface Ownership {
   object: TrackedObject;
   asOf: AsOf;
@@ -108,7 +103,7 @@ export interface Explanation {
   remainingOwners: Owner[];
   remedies: Remedy[];
   /** The engine's and the audit lib's notes: a stable code and a sentence. */
-  notes: { code: string; message: string }[];
+  notes: AnswerNote[];
   objectDeleted: boolean;
 }
 

@@ -133,13 +133,15 @@ function updateStep(
   const cmp = filterComparison(compare(live, next, ctx.type), ctx.resetFields);
   // Comparisons per version, computed once (SMD Updater.update's `versions` cache); `null`: the
   // version cannot take part (unknown, or the new object cannot be converted to it).
-  const byVersion = new Map<string, Comparison | null>([[ctx.apiVersion, cmp]]);
-  const comparisonAt = (v: string, role: VersionRole): Comparison | null => {
+  // `changed` (modified or added) is what a manager at that version loses, or conflicts on.
+  const withChanged = (c: Comparison) => ({ ...c, changed: c.modified.union(c.added) });
+  const byVersion = new Map<string, (Comparison & { readonly changed: FieldSet }) | null>([[ctx.apiVersion, withChanged(cmp)]]);
+  const comparisonAt = (v: string, role: VersionRole) => {
     let c = byVersion.get(v);
     if (c !== undefined) return c;
     if (role.kind !== 'convert') return null;
     const newV = vs.convert(next, ctx.apiVersion, v);
-    c = newV === null ? null : filterComparison(compare(role.live, newV, role.type), ctx.resetFields);
+    c = newV === null ? null : withChanged(filterComparison(compare(role.live, newV, role.type), ctx.resetFields));
     byVersion.set(v, c);
     return c;
   };
@@ -156,7 +158,7 @@ function updateStep(
       continue;
     }
     // Left operand first: the path elements come from the manager's set.
-    const lost = e.set.intersection(c.modified.union(c.added));
+    const lost = e.set.intersection(c.changed);
     if (!lost.isEmpty) {
       conflicts.set(id, lost);
       for (const p of lost.paths()) conflictList.push(makeConflict(id, p));
@@ -244,6 +246,7 @@ function prune(merged: Value, managers: Managers, lastSet: ManagerEntry | undefi
   const x = vs.convert(merged, V, lv);
   if (x === null) return merged;
   const E = ensureNamedFieldsAreMembers;
+  const xSet = E(toFieldSet(x, lt), lt);
   let pruned = removeItems(x, E(lastSet.set, lt), lt);
   // Add back whatever someone owns ("add back owned items"), the previous entry's version first.
   const owned = new Map<string, FieldSet>([[lv, FieldSet.EMPTY]]);
@@ -257,14 +260,14 @@ function prune(merged: Value, managers: Managers, lastSet: ManagerEntry | undefi
     const xv = vs.convert(x, lv, v);
     const pv = vs.convert(pruned, at, v);
     if (xv === null || pv === null) continue;
-    const mergedSet = E(toFieldSet(xv, t), t);
+    const mergedSet = v === lv ? xSet : E(toFieldSet(xv, t), t);
     pruned = removeItems(xv, mergedSet.difference(E(toFieldSet(pv, t), t).union(E(set, t))), t);
     at = v;
   }
   // Only ever remove what was the applier's last time ("add back dangling items").
   const pc = vs.convert(pruned, at, lv);
   if (pc === null) return merged;
-  const toRemove = E(toFieldSet(x, lt), lt).difference(E(toFieldSet(pc, lt), lt)).intersection(E(lastSet.set, lt));
+  const toRemove = xSet.difference(E(toFieldSet(pc, lt), lt)).intersection(E(lastSet.set, lt));
   const result = vs.convert(removeItems(x, toRemove, lt), lv, V);
   return result ?? merged;
 }

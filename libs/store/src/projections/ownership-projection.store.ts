@@ -1,21 +1,19 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
-  decodeOwnershipState,
   encodeOwnedFields,
   encodeOwnershipState,
-  type EncodedOwnershipState,
   type FieldTransition,
   type ManagerIndexChange,
   type ObjectOwnershipState,
   type OwnershipProjectionStore,
   type OwnershipVersion,
   type ProjectedBatch,
-  type SchemaUsed,
 } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
-import { recordedSchemaSql, schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
+import { schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
+import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 import { transitionRow } from './transition-row.js';
 
 /** The checkpoint name of the ownership projection of one generation. */
@@ -38,11 +36,11 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
 
   async load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>> {
     if (objectIds.length === 0 || this.replaceObjects) return new Map();
-    const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-      `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
+    const rows: StateRow[] = await this.dataSource.query(
+      `SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
       [this.generation, objectIds],
     );
-    return new Map(rows.map((r) => [r.state.objectId, decodeOwnershipState(r.state, r.schema)]));
+    return new Map(rows.map((r) => [r.state.objectId, stateFromRow(r)]));
   }
 
   async save(batch: ProjectedBatch): Promise<void> {

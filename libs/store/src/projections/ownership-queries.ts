@@ -15,10 +15,8 @@ import {
   ownershipTree,
   ownershipSnapshotOf,
   decodeOwnedFields,
-  decodeOwnershipState,
   type AsOf,
   type EncodedOwnedFields,
-  type EncodedOwnershipState,
   type FieldExplanationView,
   type FieldHistoryView,
   type FieldOwnersView,
@@ -50,13 +48,13 @@ import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
+import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 import { recordedSchemaSql } from './schema-choices.js';
 import { inScopes } from './access-scope.sql.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
 
 /** How old the stored schemas an answer uses may be. */
 const SCHEMA_MAX_AGE_MS = 2_000;
-
 
 const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
   FROM field_transitions t`;
@@ -133,12 +131,12 @@ export class OwnershipQueries {
   /** The object's state now (from the projection) or as of `at` (folded from its events). */
   async state(objectId: string, at?: AsOf): Promise<ObjectOwnershipState> {
     if (!at) {
-      const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-        `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1`,
+      const rows: StateRow[] = await this.dataSource.query(
+        `SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1`,
         [objectId],
       );
       if (!rows[0]) throw objectNotFound(objectId);
-      return decodeOwnershipState(rows[0].state, rows[0].schema);
+      return stateFromRow(rows[0]);
     }
     return this.foldedState(objectId, at, await this.schemaResolver());
   }
@@ -377,23 +375,23 @@ export class OwnershipQueries {
 
   /** The latest live state of the object a manifest names (for `simulate/apply`), if tracked. */
   async liveObject(cluster: string, group: string, kind: string, namespace: string | null, name: string): Promise<ObjectOwnershipState | undefined> {
-    const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-      `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s
+    const rows: StateRow[] = await this.dataSource.query(
+      `SELECT ${STATE_COLUMNS} FROM ownership_states s
        WHERE s.generation = ${ACTIVE} AND s.cluster = $1 AND s.api_group = $2 AND s.kind = $3 AND s.name = $4 AND NOT s.deleted
          AND (s.namespace IS NULL OR s.namespace = coalesce($5, 'default'))
        ORDER BY s.last_seq DESC LIMIT 1`,
       [cluster, group, kind, name, namespace],
     );
-    return rows[0] && decodeOwnershipState(rows[0].state, rows[0].schema);
+    return rows[0] && stateFromRow(rows[0]);
   }
 
   private async statesWhere(where: string, params: unknown[], scopes?: readonly AccessScope[]): Promise<ObjectOwnershipState[]> {
     const visible = inScopes('s.object_id', scopes, params.length + 1);
-    const rows: { state: EncodedOwnershipState; schema: SchemaUsed | null }[] = await this.dataSource.query(
-      `SELECT s.state, ${recordedSchemaSql('s')} AS schema FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
+    const rows: StateRow[] = await this.dataSource.query(
+      `SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = ${ACTIVE} AND ${where}${visible.sql} ORDER BY s.object_id`,
       [...params, ...visible.params],
     );
-    return rows.map((r) => decodeOwnershipState(r.state, r.schema));
+    return rows.map(stateFromRow);
   }
 
   /** Every object's state as of `at`, folded from its events (costly: one fold per object seen by then). */
@@ -420,4 +418,3 @@ export function objectNotFound(objectId: string, at?: AsOf): StoreQueryError {
   const when = !at ? '' : at.kind === 'seq' ? ` at sequence ${at.seq}` : ` at ${at.time}`;
   return new StoreQueryError('object-not-found', `no object with id "${objectId}"${when}`, 'id');
 }
-

@@ -12,16 +12,19 @@ import type { SchemaUsed } from '../../../audit/src/index.js';
  */
 const known = new WeakMap<DataSource, Map<string, number>>();
 
-const keyOf = (s: SchemaUsed): string => JSON.stringify([s.source, s.typeName ?? '', s.digest]);
+/** A choice's row values: a deduced schema has no type name, stored as '' so the unique key holds. */
+const rowOf = (s: SchemaUsed) => ({ source: s.source, type_name: s.typeName ?? '', digest: s.digest });
+const keyOf = (r: { source: string; type_name: string; digest: string }): string => JSON.stringify([r.source, r.type_name, r.digest]);
 
 /** The ids of `choices`, adding the ones not stored yet. */
 export async function schemaChoiceIds(dataSource: DataSource, choices: readonly SchemaUsed[]): Promise<ReadonlyMap<string, number>> {
   let ids = known.get(dataSource);
   if (!ids) known.set(dataSource, (ids = new Map()));
-  const missing = new Map<string, SchemaUsed>();
+  const missing = new Map<string, ReturnType<typeof rowOf>>();
   for (const c of choices) {
-    const key = keyOf(c);
-    if (!ids.has(key)) missing.set(key, c);
+    const row = rowOf(c);
+    const key = keyOf(row);
+    if (!ids.has(key)) missing.set(key, row);
   }
   if (missing.size > 0) {
     // DO UPDATE (a no-op change) rather than DO NOTHING: RETURNING then gives the id of a row another
@@ -31,17 +34,18 @@ export async function schemaChoiceIds(dataSource: DataSource, choices: readonly 
        SELECT * FROM json_to_recordset($1::json) AS r(source text, type_name text, digest text)
        ON CONFLICT (source, type_name, digest) DO UPDATE SET source = EXCLUDED.source
        RETURNING id, source, type_name, digest`,
-      [JSON.stringify([...missing.values()].map((c) => ({ source: c.source, type_name: c.typeName ?? '', digest: c.digest })))],
+      [JSON.stringify([...missing.values()])],
     );
-    for (const r of rows) ids.set(JSON.stringify([r.source, r.type_name, r.digest]), r.id);
+    for (const r of rows) ids.set(keyOf(r), r.id);
   }
   return ids;
 }
 
 /** The id of `choice` in what {@link schemaChoiceIds} returned for it. */
 export const schemaChoiceId = (ids: ReadonlyMap<string, number>, choice: SchemaUsed): number => {
-  const id = ids.get(keyOf(choice));
-  if (id === undefined) throw new Error(`schema choice ${keyOf(choice)} has no id`);
+  const key = keyOf(rowOf(choice));
+  const id = ids.get(key);
+  if (id === undefined) throw new Error(`schema choice ${key} has no id`);
   return id;
 };
 

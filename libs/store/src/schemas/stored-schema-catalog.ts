@@ -48,8 +48,8 @@ export class StoredSchemaCatalog {
     const documents = new Map<string, unknown>();
     if (missing.length > 0) {
       const docs: { hash: string; document: unknown }[] = await this.dataSource.query(
-        `SELECT DISTINCT ON (document_hash) encode(document_hash, 'hex') AS hash, document FROM api_schemas WHERE encode(document_hash, 'hex') = ANY($1::text[])`,
-        [missing],
+        `SELECT DISTINCT ON (document_hash) encode(document_hash, 'hex') AS hash, document FROM api_schemas WHERE document_hash = ANY($1::bytea[])`,
+        [missing.map((h) => Buffer.from(h, 'hex'))],
       );
       for (const d of docs) documents.set(d.hash, d.document);
     }
