@@ -1,5 +1,5 @@
 // npm run bench:pipeline -- [--objects 20000] [--kinds configmaps|all] [--page-size 5000] [--verify 200]
-//                            [--churn-seconds 0 --writes 200] [--cpu-prof DIR]
+//                            [--churn-seconds 0 --writes 200] [--second-event] [--cpu-prof DIR]
 //
 // The whole service end to end, watcher list included: a sandbox in this process holds N small
 // objects (ConfigMaps, or the 10 kinds of bench:watch with `--kinds all`); the BUILT roles run as
@@ -14,6 +14,8 @@
 // plain HTTP list of the sandbox from this process (the ceiling the sandbox itself can serve).
 // `--churn-seconds S --writes W`: afterwards W merge patches/s to random objects for S seconds, and the
 // lag from a write to the API answering its value (p50/p90/p99/max over about 50 probed writes a second).
+// `--second-event`: after the list, one merge patch to every object, then the sizes again (bytes per
+// object after two events each, and what the second added per table).
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +40,8 @@ const { values: args } = parseArgs({
     writes: { type: 'string', default: '200' },
     // Write a V8 CPU profile of each role into this folder when it exits (open it in Chrome's DevTools); BENCH_CPU_PROF=DIR does the same.
     'cpu-prof': { type: 'string' },
+    // After the list: one more event for every object, and the database's size again.
+    'second-event': { type: 'boolean', default: false },
   },
 });
 if (args.kinds !== 'configmaps' && args.kinds !== 'all') throw new Error(`--kinds must be configmaps or all, not ${args.kinds}`);
@@ -47,6 +51,7 @@ const PAGE_SIZE = Number(args['page-size']);
 const VERIFY = Number(args.verify);
 const CHURN_SECONDS = Number(args['churn-seconds']);
 const WRITES_PER_SECOND = Number(args.writes);
+const SECOND_EVENT = args['second-event']!;
 const POLL_MS = 200;
 const PROBES_PER_SECOND = 50;
 
@@ -227,19 +232,8 @@ async function main(): Promise<void> {
     const benchSeconds = (benchCpu.user + benchCpu.system) / 1e6;
     console.log(`| bench (sandbox serving the list + polling) | ${benchSeconds.toFixed(1)} | ${Math.round((benchSeconds * 1e6) / expected)} | ${Math.round(process.resourceUsage().maxRSS / 1024)} |`);
 
-    const sizes: { table: string; bytes: string; rows: string }[] = (await db.query(
-      `SELECT coalesce(p.relname, c.relname) AS table, sum(pg_total_relation_size(c.oid))::bigint AS bytes, sum(c.reltuples)::bigint AS rows
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
-       WHERE n.nspname = 'public' AND c.relkind = 'r'
-       GROUP BY 1 ORDER BY 2 DESC`,
-    )).rows;
-    const all = sizes.reduce((n, r) => n + Number(r.bytes), 0);
-    console.log(`database after the list (tables with their indexes and TOAST, partitions summed under their table): ${(all / 2 ** 20).toFixed(1)} MiB = ${Math.round(all / expected)} bytes per object`);
-    console.log(`| table | bytes | bytes per object |`);
-    console.log(`| --- | ---: | ---: |`);
-    for (const r of sizes) if (Number(r.bytes) >= 16_384) console.log(`| ${r.table} | ${Number(r.bytes).toLocaleString('en-US')} | ${Math.round(Number(r.bytes) / expected)} |`);
-    console.log(`(tables under 16 KiB left out; their sum is in the total)`);
+    const afterList = await printSizes(db, 'after the list', expected);
+    if (SECOND_EVENT) await secondEvent(sb, rts, objects, db, expected, afterList);
 
     if (CHURN_SECONDS > 0) await churn(sb, rts, objects, api);
   } finally {
@@ -258,6 +252,46 @@ async function main(): Promise<void> {
  * probes in turn, and a probe is answered when the API shows its number or a later one on that object.
  * Its lag is counted to the poll that saw it; the time since its previous poll is the uncertainty.
  */
+/** Bytes per table (indexes and TOAST included, partitions summed under their table), printed per object. */
+async function printSizes(db: pg.Client, when: string, expected: number): Promise<Map<string, number>> {
+  const sizes: { table: string; bytes: string }[] = (await db.query(
+    `SELECT coalesce(p.relname, c.relname) AS table, sum(pg_total_relation_size(c.oid))::bigint AS bytes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
+     WHERE n.nspname = 'public' AND c.relkind = 'r'
+     GROUP BY 1 ORDER BY 2 DESC`,
+  )).rows;
+  const all = sizes.reduce((n, r) => n + Number(r.bytes), 0);
+  console.log(`database ${when} (tables with their indexes and TOAST, partitions summed under their table): ${(all / 2 ** 20).toFixed(1)} MiB = ${Math.round(all / expected)} bytes per object`);
+  console.log(`| table | bytes | bytes per object |`);
+  console.log(`| --- | ---: | ---: |`);
+  for (const r of sizes) if (Number(r.bytes) >= 16_384) console.log(`| ${r.table} | ${Number(r.bytes).toLocaleString('en-US')} | ${Math.round(Number(r.bytes) / expected)} |`);
+  console.log(`(tables under 16 KiB left out; their sum is in the total)`);
+  return new Map([...sizes.map((r): [string, number] => [r.table, Number(r.bytes)]), ['(all)', all]]);
+}
+
+/**
+ * `--second-event`: one merge patch to every object (a label, by another manager: both its body
+ * and its managedFields change), then the sizes again once every object's second event is
+ * projected, and what the second event added per object.
+ */
+async function secondEvent(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], db: pg.Client, expected: number, before: Map<string, number>): Promise<void> {
+  const kindOf = new Map(KINDS.map((k, j) => [k.kind, j]));
+  const started = performance.now();
+  for (const object of objects) {
+    sb.cluster.patch({ resource: rts[kindOf.get(object.kind)!]!, namespace: 'default', name: object.name }, '', 'merge',
+      JSON.stringify({ metadata: { labels: { rev: '1' } } }), { fieldManager: 'bench-writer' });
+  }
+  await waitFor('every object\'s second event projected', async () => {
+    const r = await db.query(`SELECT count(*)::int AS n FROM ownership_states WHERE last_seq > first_seq`);
+    return r.rows[0].n >= objects.length;
+  }, 600_000, POLL_MS);
+  console.log(`\nsecond event: ${objects.length} merge patches (a label, by manager bench-writer), all projected ${s(performance.now() - started)} after the first write`);
+  const after = await printSizes(db, 'after two events per object', expected);
+  console.log(`the second event added ${Math.round((after.get('(all)')! - before.get('(all)')!) / expected)} bytes per object: ` +
+    [...after].filter(([t]) => t !== '(all)').map(([t, b]): [string, number] => [t, Math.round((b - (before.get(t) ?? 0)) / expected)]).filter(([, d]) => d !== 0).map(([t, d]) => `${t} ${d}`).join(', '));
+}
+
 async function churn(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], api: string): Promise<void> {
   const kindOf = new Map(KINDS.map((k, j) => [k.kind, j]));
   const every = Math.max(1, Math.round(WRITES_PER_SECOND / PROBES_PER_SECOND));

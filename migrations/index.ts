@@ -6,5 +6,6 @@ import { CreateOwnershipVersions1795300000000 } from './1795300000000-CreateOwne
 import { CreateDeadLettersAndWatchPositions1795400000000 } from './1795400000000-CreateDeadLettersAndWatchPositions.js';
 import { BaselineTransitions1795500000000 } from './1795500000000-BaselineTransitions.js';
 import { OwnershipStateSchema1795600000000 } from './1795600000000-OwnershipStateSchema.js';
+import { SnapshotPatches1795700000000 } from './1795700000000-SnapshotPatches.js';
 
-export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000];
+export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000, SnapshotPatches1795700000000];

@@ -1,7 +1,7 @@
 import { decideAppend, nextTip, type ObjectTip } from './append-decision.js';
 
 const h = (n: number) => new Uint8Array(32).fill(n);
-const NEW: ObjectTip = { fieldsHash: null, valuesHash: null, hasBody: false, eventsSinceSnapshot: 0 };
+const NEW: ObjectTip = { fieldsHash: null, valuesHash: null, hasSnapshot: false, eventsSinceSnapshot: 0 };
 
 describe('decideAppend', () => {
   it('stores the first observation whole', () => {
@@ -30,6 +30,6 @@ describe('decideAppend', () => {
       bodies.push(d.body);
       tip = nextTip(tip, o, d.body);
     }
-    expect(bodies).toEqual(['patch', 'patch', 'full', 'patch', 'patch', 'full', 'patch']); // a chain: one whole body and 2 patches
+    expect(bodies).toEqual(['patch', 'patch', 'full', 'patch', 'patch', 'full', 'patch']); // one whole body, then 2 patches against it
   });
 });

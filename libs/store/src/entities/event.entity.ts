@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BodyEncoding } from '../ingest/body.util.js';
 
 /** One stored event (read side; appends go through explicit SQL in EventAppender). */
 @Entity({ name: 'events' })
@@ -17,5 +18,5 @@ export class EventEntity {
   @Column({ type: 'jsonb', name: 'managed_fields_times' }) managedFieldsTimes!: (string | null)[];
   @Column({ type: 'bytea', name: 'values_hash' }) valuesHash!: Buffer;
   @Column({ type: 'bytea', name: 'body_hash' }) bodyHash!: Buffer;
-  @Column({ type: 'text', name: 'body_encoding' }) bodyEncoding!: 'full' | 'json-patch';
+  @Column({ type: 'text', name: 'body_encoding' }) bodyEncoding!: BodyEncoding;
 }

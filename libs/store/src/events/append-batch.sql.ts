@@ -26,10 +26,11 @@ WITH k AS (
   SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[])
     WITH ORDINALITY AS k(c, u, g, v, kd, r, ns, n, f, l, i)
 ), locked AS (
-  -- The tip body as text: JSON.parse takes it as is (a bytea comes back as hex to decode first).
+  -- The snapshot (the body patches are made against) as text: JSON.parse takes it as is (a bytea comes back as hex to decode first).
   SELECT o.id, o.cluster_id, o.uid, o.last_seq, o.last_fields_hash, o.last_values_hash,
-         convert_from(o.tip_body, 'UTF8') AS tip_body, o.events_since_snapshot, o.deleted_at
+         o.snapshot_hash, convert_from(b.bytes, 'UTF8') AS snapshot, o.events_since_snapshot, o.deleted_at
   FROM objects o JOIN k ON o.cluster_id = k.c AND o.uid = k.u
+    LEFT JOIN blobs b ON b.hash = o.snapshot_hash
   ORDER BY o.id
   FOR UPDATE OF o
 ), created AS (
@@ -39,7 +40,7 @@ WITH k AS (
   ORDER BY i
   ON CONFLICT (cluster_id, uid) DO NOTHING
   RETURNING id, cluster_id, uid, NULL::bigint AS last_seq, NULL::bytea AS last_fields_hash, NULL::bytea AS last_values_hash,
-            NULL::text AS tip_body, events_since_snapshot, deleted_at
+            NULL::bytea AS snapshot_hash, NULL::text AS snapshot, events_since_snapshot, deleted_at
 ), tips AS (
   SELECT * FROM locked UNION ALL SELECT * FROM created
 ), seen AS (
@@ -57,14 +58,14 @@ FROM tips t LEFT JOIN (SELECT object_id, array_agg(resource_version) AS fresh FR
 /**
  * Writes the batch: new blobs, the events (sequence values drawn in row order), and one update per
  * object (identity and times; for objects with new events the tip, whose last_seq is the object's
- * highest new seq). Returns, per object with new events, that seq.
+ * highest new seq and whose snapshot_hash names the blob of its last full body). Returns, per object with new events, that seq.
  *
  * Blobs $1 hashes (packed), $2 bytes (packed), $3 starts, $4 lengths. Events $5 object ids,
  * $6 resourceVersions, $7 api versions, $8 types, $9 sources, $10 observed at, $11 managedFields list
  * hashes (packed), $12 managedFields times, $13 values hashes (packed), $14 body hashes (packed),
  * $15 body encodings. Tips $16 ids, $17 touched, $18 fields hashes (packed; zeros where untouched),
- * $19 values hashes (same), $20 bodies (packed), $21 starts, $22 lengths, $23 events since
- * snapshot, $24 deleted at, $25 api versions, $26 namespaces, $27 names, $28 first, $29 last seen.
+ * $19 values hashes (same), $20 snapshot hashes (same), $21 events since snapshot, $22 deleted at,
+ * $23 api versions, $24 namespaces, $25 names, $26 first, $27 last seen.
  */
 export const WRITE_BATCH = `
 WITH b AS (
@@ -91,12 +92,12 @@ WITH b AS (
     last_seq = CASE WHEN u.touched THEN m.seq ELSE o.last_seq END,
     last_fields_hash = CASE WHEN u.touched THEN ${fixedSlice('$18::bytea', 'u.i', HASH_BYTES)} ELSE o.last_fields_hash END,
     last_values_hash = CASE WHEN u.touched THEN ${fixedSlice('$19::bytea', 'u.i', HASH_BYTES)} ELSE o.last_values_hash END,
-    tip_body = CASE WHEN u.touched THEN ${packedSlice('$20::bytea', 'u.bs', 'u.bl')} ELSE o.tip_body END,
+    snapshot_hash = CASE WHEN u.touched THEN ${fixedSlice('$20::bytea', 'u.i', HASH_BYTES)} ELSE o.snapshot_hash END,
     events_since_snapshot = CASE WHEN u.touched THEN u.n_since ELSE o.events_since_snapshot END,
     deleted_at = CASE WHEN u.touched THEN u.deleted_at ELSE o.deleted_at END
-  FROM unnest($16::bigint[], $17::bool[], $21::int[], $22::int[], $23::int[], $24::timestamptz[],
-              $25::text[], $26::text[], $27::text[], $28::timestamptz[], $29::timestamptz[])
-      WITH ORDINALITY AS u(id, touched, bs, bl, n_since, deleted_at, av, ns, n, f, l, i)
+  FROM unnest($16::bigint[], $17::bool[], $21::int[], $22::timestamptz[],
+              $23::text[], $24::text[], $25::text[], $26::timestamptz[], $27::timestamptz[])
+      WITH ORDINALITY AS u(id, touched, n_since, deleted_at, av, ns, n, f, l, i)
     LEFT JOIN m ON m.object_id = u.id
   WHERE o.id = u.id
 )

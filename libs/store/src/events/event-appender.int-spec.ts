@@ -58,7 +58,7 @@ describe('EventAppender (real Postgres)', () => {
     await appender.append(observations.slice(0, 3));
     await appender.append(observations.slice(3));
     const history = await reader.history('test-cluster', 'body-1');
-    expect(history.map((e) => e.bodyEncoding)).toEqual(['full', 'json-patch', 'json-patch', 'full', 'json-patch', 'json-patch', 'full']);
+    expect(history.map((e) => e.bodyEncoding)).toEqual(['full', 'snapshot-patch', 'snapshot-patch', 'full', 'snapshot-patch', 'snapshot-patch', 'full']);
     for (const [i, e] of history.entries()) {
       const body = (await reader.bodyAt(e.seq)) as { spec: { replicas: number; template: { spec: { containers: { image: string }[] } } }; metadata: Record<string, unknown> };
       expect(body.spec.replicas).toBe(i + 1);
@@ -67,6 +67,10 @@ describe('EventAppender (real Postgres)', () => {
       const mf = await reader.managedFieldsOf(e);
       expect(mf).toEqual(observations[i]!.object.metadata.managedFields);
     }
+    // The object keeps the hash of its last whole body, not a copy of a body.
+    const [tip] = await ds.query(
+      `SELECT o.snapshot_hash = e.body_hash AS same FROM objects o JOIN events e ON e.seq = $1 WHERE o.uid = 'body-1'`, [history.at(-1)!.seq]);
+    expect(tip.same).toBe(true);
   });
 
   it('shares blobs between objects of the same shape', async () => {

@@ -40,7 +40,9 @@ interface Tip {
   lastSeq: string | null;
   fieldsHash: Buffer | null;
   valuesHash: Buffer | null;
-  body: Body | null;
+  /** The object's last full body, which patches are made against, and the hash of its blob. */
+  snapshot: Body | null;
+  snapshotHash: Buffer | null;
   sinceSnapshot: number;
   deletedAt: Date | null;
   touched: boolean;
@@ -58,12 +60,12 @@ interface EventRow {
 const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
 
 /** What the domain's append decision needs of a tip. */
-const tipOf = (t: Tip): ObjectTip => ({ fieldsHash: t.fieldsHash, valuesHash: t.valuesHash, hasBody: t.body !== null, eventsSinceSnapshot: t.sinceSnapshot });
+const tipOf = (t: Tip): ObjectTip => ({ fieldsHash: t.fieldsHash, valuesHash: t.valuesHash, hasSnapshot: t.snapshot !== null, eventsSinceSnapshot: t.sinceSnapshot });
 
 /**
  * Appends a batch of observations in one transaction: idempotent on (cluster, uid, resourceVersion),
- * time-only changes counted but not stored, blobs content-addressed, bodies as patches between
- * periodic full snapshots (what to store is the audit lib's `decideAppend`; this executes it). Concurrent appends touching the same object serialize on its row lock.
+ * time-only changes counted but not stored, blobs content-addressed, bodies as patches against the
+ * object's last full snapshot (the object row keeps only that snapshot's hash) (what to store is the audit lib's `decideAppend`; this executes it). Concurrent appends touching the same object serialize on its row lock.
  */
 export class EventAppender {
   private readonly clusterIds = new Map<string, number>();
@@ -116,7 +118,7 @@ export class EventAppender {
         unchanged++;
         continue;
       }
-      const encoded = encodeBody(tip.body, p.body, decision.body === 'full');
+      const encoded = encodeBody(tip.snapshot, p.body, decision.body === 'full');
       const bodyBlob = blobOf(encoded.json);
       // latin1 keys: a cheap 1:1 string of the hash bytes (hex costs twice the characters).
       for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
@@ -127,7 +129,10 @@ export class EventAppender {
       const next = nextTip(current, digest, encoded.encoding === 'full' ? 'full' : 'patch');
       tip.fieldsHash = p.managedFields.list.hash;
       tip.valuesHash = p.valuesHash;
-      tip.body = p.body;
+      if (encoded.encoding === 'full') {
+        tip.snapshot = p.body;
+        tip.snapshotHash = bodyBlob.hash;
+      }
       tip.sinceSnapshot = next.eventsSinceSnapshot;
       if (p.observation.type === 'DELETED') tip.deletedAt ??= new Date(p.observation.observedAt);
       tip.touched = true;
@@ -201,7 +206,7 @@ export class EventAppender {
       }
       const rows: {
         id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
-        tip_body: string | null; events_since_snapshot: number; deleted_at: Date | null; fresh: string[] | null;
+        snapshot_hash: Buffer | null; snapshot: string | null; events_since_snapshot: number; deleted_at: Date | null; fresh: string[] | null;
       }[] = await q.query(LOCK_OBJECTS_AND_RECORD_SEEN, [...objectCols, ...keyCols]);
       for (const r of rows) {
         const cluster = clusterNames.get(r.cluster_id)!;
@@ -210,7 +215,7 @@ export class EventAppender {
         const objectId = String(r.id);
         tips.set(k, {
           objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-          valuesHash: r.last_values_hash, body: r.tip_body !== null ? (JSON.parse(r.tip_body) as Body) : null,
+          valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotHash: r.snapshot_hash,
           sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
           identity: { apiVersion: p.observation.resource.version, namespace: p.observation.object.metadata.namespace ?? '', name: p.observation.object.metadata.name, first, last },
         });
@@ -225,7 +230,6 @@ export class EventAppender {
   private async write(q: QueryRunner, blobs: Blob[], rows: readonly EventRow[], tips: readonly Tip[]): Promise<void> {
     blobs.sort((a, b) => a.hash.compare(b.hash));
     const blobBytes = packBytes(blobs.map((b) => b.json));
-    const bodies = packBytes(tips.map((t) => (t.touched ? JSON.stringify(t.body) : null)));
     const seqs: { object_id: string; seq: string }[] = await q.query(WRITE_BATCH, [
       Buffer.concat(blobs.map((b) => b.hash)),
       blobBytes.bytes,
@@ -247,9 +251,7 @@ export class EventAppender {
       // Untouched tips keep their columns (the CASEs of the statement): zeros hold their places in the packed hashes.
       Buffer.concat(tips.map((t) => (t.touched ? t.fieldsHash! : NO_HASH))),
       Buffer.concat(tips.map((t) => (t.touched ? t.valuesHash! : NO_HASH))),
-      bodies.bytes,
-      bodies.starts,
-      bodies.lengths,
+      Buffer.concat(tips.map((t) => (t.touched ? t.snapshotHash! : NO_HASH))),
       tips.map((t) => t.sinceSnapshot),
       tips.map((t) => t.deletedAt),
       tips.map((t) => t.identity.apiVersion),

@@ -2,7 +2,13 @@ import { applyPatch, type Operation } from 'rfc6902';
 import { diffJson } from './json-diff.util.js';
 import type { KubeObject } from '../../../common/src/index.js';
 
-export type BodyEncoding = 'full' | 'json-patch';
+/**
+ * How an event's body is stored: `full`, the body whole (a snapshot); `snapshot-patch`, an RFC 6902
+ * patch against the object's last snapshot (what the appender writes since the tip keeps only the
+ * snapshot's hash); `json-patch`, a patch against the previous event's body (written before that,
+ * still read: such chains are rebuilt patch by patch).
+ */
+export type BodyEncoding = 'full' | 'snapshot-patch' | 'json-patch';
 export type Body = Record<string, unknown>;
 
 /** The body as stored: the object without `metadata.managedFields` and `metadata.resourceVersion` (both are event columns). */
@@ -11,55 +17,70 @@ export function storedBody(object: KubeObject): Body {
   return { ...(object as unknown as Body), metadata };
 }
 
-/** Encodes a body as a full snapshot or as an RFC 6902 patch against the previous body. */
-export function encodeBody(previous: Body | null, next: Body, full: boolean): { encoding: BodyEncoding; json: string } {
-  if (full || previous === null) return { encoding: 'full', json: JSON.stringify(next) };
-  const patch = diffJson(previous, next);
+/** Encodes a body as a full snapshot or as an RFC 6902 patch against the object's last snapshot. */
+export function encodeBody(snapshot: Body | null, next: Body, full: boolean): { encoding: 'full' | 'snapshot-patch'; json: string } {
+  if (full || snapshot === null) return { encoding: 'full', json: JSON.stringify(next) };
+  const patch = diffJson(snapshot, next);
   const json = JSON.stringify(patch);
   // A patch cannot carry a "__proto__" key through applyPatch (it would be dropped or set a prototype),
   // nor replace the root: store those bodies whole (JSON.parse keeps "__proto__" as a plain key).
   if (json.includes('"__proto__"') || patch.some((op) => op.path === '')) return { encoding: 'full', json: JSON.stringify(next) };
-  return { encoding: 'json-patch', json };
+  return { encoding: 'snapshot-patch', json };
 }
 
-/** Rebuilds a body from its last full snapshot and the patches after it (oldest first). */
+function patched(body: Body, ops: unknown): Body {
+  const errors = applyPatch(body, ops as Operation[]).filter((e) => e !== null);
+  if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
+  return body;
+}
+
+/** Rebuilds the last body of a chain (its last full snapshot, then the patches after it, oldest first). */
 export function decodeBody(parts: readonly { encoding: BodyEncoding; json: string }[]): Body {
   return decodeParsedBody(parts.map((p) => ({ encoding: p.encoding, doc: JSON.parse(p.json) as unknown })));
 }
 
-/** `decodeBody` of parts already parsed (as Postgres returns a `json` column); the parts are used up. */
+/**
+ * `decodeBody` of parts already parsed (as Postgres returns a `json` column); the parts are used up.
+ * A snapshot patch needs only the snapshot; `json-patch` parts (older events) apply one after another.
+ */
 export function decodeParsedBody(parts: readonly { encoding: BodyEncoding; doc: unknown }[]): Body {
-  const [first, ...rest] = parts;
-  if (!first || first.encoding !== 'full') throw new Error('a body chain must start with a full snapshot');
-  let body = first.doc as Body;
-  for (const p of rest) {
-    if (p.encoding === 'full') {
-      body = p.doc as Body;
-      continue;
-    }
-    const errors = applyPatch(body, p.doc as Operation[]).filter((e) => e !== null);
-    if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
+  const from = parts.findLastIndex((p) => p.encoding === 'full');
+  if (from < 0) throw new Error('a body chain must start with a full snapshot');
+  const last = parts.length - 1;
+  if (parts[last]!.encoding === 'snapshot-patch') return patched(parts[from]!.doc as Body, parts[last]!.doc);
+  let body = parts[from]!.doc as Body;
+  for (const p of parts.slice(from + 1)) {
+    if (p.encoding !== 'json-patch') throw new Error('a chain ending in a patch on the previous body holds a snapshot patch before it');
+    body = patched(body, p.doc);
   }
   return body;
 }
 
 /**
  * The bodies of a chain (a full snapshot, then patches, oldest first), one independent body per
- * part that `wanted(index)` asks for (every part by default; `undefined` for the others). A body is
- * copied only where a later patch would change it in place.
+ * part that `wanted(index)` asks for (every part by default; `undefined` for the others). A snapshot
+ * patch is applied only where asked for (to a copy of its snapshot); a body is kept for the next
+ * part only where that part is a patch on the previous body.
  */
 export function decodeBodyChain(parts: readonly { encoding: BodyEncoding; json: string }[], wanted: (index: number) => boolean = () => true): (Body | undefined)[] {
   const out: (Body | undefined)[] = [];
+  let snapshot: string | null = null;
   let body: Body | null = null;
   parts.forEach((p, i) => {
-    if (p.encoding === 'full') body = JSON.parse(p.json) as Body;
-    else {
-      if (body === null) throw new Error('a body chain must start with a full snapshot');
-      const errors = applyPatch(body, JSON.parse(p.json) as Operation[]).filter((e) => e !== null);
-      if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
+    const nextOnThis = parts[i + 1]?.encoding === 'json-patch';
+    const needed = wanted(i) || nextOnThis;
+    if (p.encoding === 'full') {
+      snapshot = p.json;
+      body = needed ? (JSON.parse(p.json) as Body) : null;
+    } else if (p.encoding === 'snapshot-patch') {
+      if (snapshot === null) throw new Error('a body chain must start with a full snapshot');
+      body = needed ? patched(JSON.parse(snapshot) as Body, JSON.parse(p.json)) : null;
+    } else {
+      if (body === null) throw new Error('a patch on the previous body must follow a body');
+      body = patched(body, JSON.parse(p.json));
     }
     if (!wanted(i)) out.push(undefined);
-    else out.push(parts[i + 1]?.encoding === 'json-patch' ? structuredClone(body) : body);
+    else out.push(nextOnThis ? structuredClone(body!) : body!);
   });
   return out;
 }
