@@ -306,7 +306,10 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
 
   it('replays everything into a fresh generation: identical projections, twice; one object likewise', async () => {
     const snapshot = async () => ({
-      states: await ds.query(`SELECT object_id, state FROM ownership_states WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id`),
+      states: await ds.query(
+        `SELECT object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted, first_seq::text, first_at, last_seq::text, last_at, state, schema_id
+         FROM ownership_states WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id`,
+      ),
       transitions: await ds.query(
         `SELECT object_id, seq::text, ordinal, transition FROM field_transitions WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id, seq, ordinal`,
       ),

@@ -1,7 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
   encodeOwnedFields,
-  encodeOwnershipState,
   type FieldTransition,
   type ManagerIndexChange,
   type ObjectOwnershipState,
@@ -13,7 +12,7 @@ import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
 import { schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
-import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
+import { STATE_COLUMNS, stateFromRow, stateRowOf, type StateRow } from './state-row.js';
 import { transitionRow } from './transition-row.js';
 
 /** The checkpoint name of the ownership projection of one generation. */
@@ -40,7 +39,7 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
       `SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
       [this.generation, objectIds],
     );
-    return new Map(rows.map((r) => [r.state.objectId, stateFromRow(r)]));
+    return new Map(rows.map((r) => [r.object_id, stateFromRow(r)]));
   }
 
   async save(batch: ProjectedBatch): Promise<void> {
@@ -82,11 +81,7 @@ async function writeStates(q: QueryRunner, generation: number, states: readonly 
        state = EXCLUDED.state, schema_id = EXCLUDED.schema_id`,
     [
       generation,
-      rowsParam(states.map((s) => ({
-        object_id: s.objectId, cluster: s.cluster, uid: s.uid, api_group: s.group, api_version: s.version, kind: s.kind, namespace: s.namespace,
-        name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: encodeOwnershipState(s),
-        schema_id: schemaChoiceId(schemaIds, s.schema),
-      }))),
+      rowsParam(states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema) }))),
     ],
   );
 }

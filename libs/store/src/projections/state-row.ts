@@ -1,13 +1,50 @@
-import { decodeOwnershipState, type EncodedOwnershipState, type ObjectOwnershipState, type SchemaUsed } from '../../../audit/src/index.js';
+import { decodeOwnershipState, encodeOwnershipState, type EncodedOwnershipState, type ObjectOwnershipState, type SchemaUsed } from '../../../audit/src/index.js';
 import { recordedSchemaSql } from './schema-choices.js';
 
+/**
+ * An `ownership_states` row: the object's identity and sequence range are columns (they filter and
+ * order the queries), and the `state` document holds only the rest, so the identity is stored once
+ * per row (about 200 bytes of a small object's state). Rows written before keep the identity in the
+ * document too; the columns hold the same values.
+ */
+type StateDocument = Omit<EncodedOwnershipState, 'objectId' | 'cluster' | 'uid' | 'group' | 'version' | 'kind' | 'namespace' | 'name' | 'deleted' | 'firstSeq' | 'lastSeq'>;
+
 /** The columns that read an `ownership_states` row (alias `s`) back as a state, its recorded schema included. */
-export const STATE_COLUMNS = `s.state, ${recordedSchemaSql('s')} AS schema`;
+export const STATE_COLUMNS = `s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.deleted,
+  s.first_seq::text AS first_seq, s.last_seq::text AS last_seq, s.state, ${recordedSchemaSql('s')} AS schema`;
 
 /** An `ownership_states` row as {@link STATE_COLUMNS} reads it. */
 export interface StateRow {
-  state: EncodedOwnershipState;
+  object_id: string;
+  cluster: string;
+  uid: string;
+  api_group: string;
+  api_version: string;
+  kind: string;
+  namespace: string | null;
+  name: string;
+  deleted: boolean;
+  first_seq: string;
+  last_seq: string;
+  state: StateDocument;
   schema: SchemaUsed | null;
 }
 
-export const stateFromRow = (r: StateRow): ObjectOwnershipState => decodeOwnershipState(r.state, r.schema);
+/** The columns and document of a state, as `writeStates` stores them (`state` is the document). */
+export function stateRowOf(s: ObjectOwnershipState) {
+  const { objectId: _o, cluster: _c, uid: _u, group: _g, version: _v, kind: _k, namespace: _ns, name: _n, deleted: _d, firstSeq: _f, lastSeq: _l, ...document } = encodeOwnershipState(s);
+  return {
+    object_id: s.objectId, cluster: s.cluster, uid: s.uid, api_group: s.group, api_version: s.version, kind: s.kind, namespace: s.namespace,
+    name: s.name, deleted: s.deleted, first_seq: s.firstSeq, first_at: s.firstAt, last_seq: s.lastSeq, last_at: s.lastAt, state: document satisfies StateDocument,
+  };
+}
+
+/** A state from its row (the keys in the order the projection builds them). */
+export function stateFromRow(r: StateRow): ObjectOwnershipState {
+  const d = r.state;
+  return decodeOwnershipState({
+    objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: d.apiVersion, kind: r.kind,
+    namespace: r.namespace, name: r.name, resourceVersion: d.resourceVersion, firstSeq: r.first_seq, firstAt: d.firstAt, lastSeq: r.last_seq,
+    lastAt: d.lastAt, deleted: r.deleted, eventCount: d.eventCount, object: d.object, fields: d.fields, marks: d.marks, lastError: d.lastError,
+  }, r.schema);
+}
