@@ -15,6 +15,8 @@ export class SnapshotPatches1795700000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE events DROP CONSTRAINT ck_events_body_encoding`);
     await q.query(`ALTER TABLE events ADD CONSTRAINT ck_events_body_encoding CHECK (body_encoding IN ('full', 'snapshot-patch', 'json-patch'))`);
+    // Dropped first: the rows the UPDATE writes then carry no body (the old row versions' space is reused once vacuumed).
+    await q.query(`ALTER TABLE objects DROP COLUMN tip_body`);
     await q.query(`ALTER TABLE objects ADD COLUMN snapshot_hash bytea`);
     await q.query(`
       UPDATE objects o SET snapshot_hash = (
@@ -22,7 +24,6 @@ export class SnapshotPatches1795700000000 implements MigrationInterface {
         WHERE e.object_id = o.id AND e.body_encoding = 'full'
         ORDER BY e.seq DESC LIMIT 1)
       WHERE o.last_seq IS NOT NULL`);
-    await q.query(`ALTER TABLE objects DROP COLUMN tip_body`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../../config/src/index.js';
-import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, secretObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, secretObservation, waitFor, type TestDatabase } from '../../../testing/src/index.js';
+import { storedBody } from '../ingest/body.util.js';
+import { blobOf } from '../ingest/managed-fields.util.js';
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from './event-appender.js';
 import { EventReader } from './event-reader.js';
@@ -21,6 +23,10 @@ describe('EventAppender (real Postgres)', () => {
     await ds?.destroy();
     await db?.drop();
   });
+  /** Until an append in this database waits for a row lock. */
+  const waitForBlockedAppend = () =>
+    waitFor('an append waiting for a row lock', async () =>
+      ((await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as { n: number }[])[0]!.n > 0);
 
   it('stores a redelivered batch once (same batch 3×)', async () => {
     const appender = new EventAppender(ds, capture);
@@ -95,7 +101,7 @@ describe('EventAppender (real Postgres)', () => {
          SELECT id, 'race-1', 'apps', 'v1', 'Deployment', 'deployments', 'default', 'web', now(), now() FROM clusters WHERE name = 'test-cluster'`,
       );
       const appending = appender.append([1, 2].map((i) => deploymentObservation({ uid: 'race-1', resourceVersion: String(i), replicas: i })));
-      await new Promise((r) => setTimeout(r, 300));
+      await waitForBlockedAppend();
       await other.commitTransaction();
       const r = await appending;
       expect({ stored: r.stored, duplicate: r.duplicate, objects: r.objects.length }).toEqual({ stored: 2, duplicate: 0, objects: 1 });
@@ -103,6 +109,36 @@ describe('EventAppender (real Postgres)', () => {
       await other.release();
     }
     expect((await reader.history('test-cluster', 'race-1')).map((e) => e.resourceVersion)).toEqual(['1', '2']);
+  });
+
+  it('patches against the whole body a concurrent batch committed while this one waited for the object', async () => {
+    const appender = new EventAppender(ds, capture);
+    const observations = [1, 2, 3].map((i) => deploymentObservation({ uid: 'snapshot-race', resourceVersion: String(i), replicas: i }));
+    await appender.append(observations.slice(0, 1));
+    const other = ds.createQueryRunner();
+    await other.connect();
+    try {
+      // As another batch storing the second observation whole: its blob, its event, the object's new snapshot; not committed yet.
+      await other.startTransaction();
+      const blob = blobOf(JSON.stringify(storedBody(observations[1]!.object)));
+      await other.query(`INSERT INTO blobs (hash, bytes) VALUES ($1, convert_to($2, 'UTF8')) ON CONFLICT DO NOTHING`, [blob.hash, blob.json]);
+      await other.query(
+        `INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at, managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding)
+         SELECT e.object_id, '2', e.api_version, e.event_type, e.source, e.observed_at, e.managed_fields_hash, e.managed_fields_times, e.values_hash, $1, 'full'
+         FROM events e JOIN objects o ON o.id = e.object_id WHERE o.uid = 'snapshot-race'`,
+        [blob.hash],
+      );
+      await other.query(`UPDATE objects SET snapshot_hash = $1, events_since_snapshot = 0 WHERE uid = 'snapshot-race'`, [blob.hash]);
+      const appending = appender.append(observations.slice(2));
+      await waitForBlockedAppend();
+      await other.commitTransaction();
+      expect((await appending).stored).toBe(1);
+    } finally {
+      await other.release();
+    }
+    const history = await reader.history('test-cluster', 'snapshot-race');
+    expect(history.map((e) => e.bodyEncoding)).toEqual(['full', 'full', 'snapshot-patch']);
+    expect(await reader.bodyAt(history[2]!.seq)).toEqual(JSON.parse(JSON.stringify(storedBody(observations[2]!.object))));
   });
 
   it('never writes a Secret value to any table, including the last-applied annotation', async () => {

@@ -223,7 +223,27 @@ export class EventAppender {
       }
       wanted = wanted.filter((k) => !tips.has(k));
     }
+    await this.readSnapshotsCommittedMeanwhile(q, [...tips.values()]);
     return { tips, fresh };
+  }
+
+  /**
+   * A batch that waited for an object's lock sees the row a concurrent batch committed, but not the
+   * snapshot blob that batch wrote (the statement's view is older than the lock): those snapshots
+   * are read again, in a statement of their own. One still missing leaves the next body whole.
+   */
+  private async readSnapshotsCommittedMeanwhile(q: QueryRunner, tips: readonly Tip[]): Promise<void> {
+    const missing = tips.filter((t) => t.snapshotHash !== null && t.snapshot === null);
+    if (missing.length === 0) return;
+    const rows: { hash: Buffer; json: string }[] = await q.query(
+      `SELECT hash, convert_from(bytes, 'UTF8') AS json FROM blobs WHERE hash = ANY($1::bytea[])`,
+      [missing.map((t) => t.snapshotHash)],
+    );
+    const byHash = new Map(rows.map((r) => [r.hash.toString('latin1'), r.json]));
+    for (const t of missing) {
+      const json = byHash.get(t.snapshotHash!.toString('latin1'));
+      if (json !== undefined) t.snapshot = JSON.parse(json) as Body;
+    }
   }
 
   /** Blobs, events and tips in one statement; sets each touched tip's lastSeq. */
