@@ -206,6 +206,10 @@ describe('ResourceWatch', () => {
   });
 
   it('reports the failure it is stuck in (since the first error, the latest message) until the server answers again', async () => {
+    // The third position check answers only once the test has seen the second failure: the state
+    // between two retries lasts a few milliseconds, shorter than a poll on a loaded machine.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     const { client, probes } = fakeClient({
       lists: [() => ({ metadata: { resourceVersion: '10' }, items: [] })],
       watches: [async () => Promise.reject(new KubeError('NETWORK', 'connect ECONNREFUSED'))],
@@ -215,6 +219,10 @@ describe('ResourceWatch', () => {
         },
         () => {
           throw new KubeError('NETWORK', 'connect ECONNREFUSED (2)');
+        },
+        async () => {
+          await answered;
+          return { metadata: { resourceVersion: '10' }, items: [] };
         },
       ],
     });
@@ -228,6 +236,7 @@ describe('ResourceWatch', () => {
     await until(() => w.failure?.error === 'connect ECONNREFUSED (2)');
     expect(w.failure!.since).toBe(first);
     // The third position check answers: no failure any more.
+    answer();
     await until(() => w.failure === undefined);
     expect(probes).toEqual(['10', '10', '10']);
     await w.stop();
