@@ -252,6 +252,12 @@ async function main(): Promise<void> {
  * probes in turn, and a probe is answered when the API shows its number or a later one on that object.
  * Its lag is counted to the poll that saw it; the time since its previous poll is the uncertainty.
  */
+/** A merge patch of the object's label `rev` by manager bench-writer (its body and its managedFields change). */
+function labelRev(sb: Sandbox, rts: readonly ResourceType[], object: ListedObject, rev: number): void {
+  const resource = rts[KINDS.findIndex((k) => k.kind === object.kind)]!;
+  sb.cluster.patch({ resource, namespace: 'default', name: object.name }, '', 'merge', JSON.stringify({ metadata: { labels: { rev: String(rev) } } }), { fieldManager: 'bench-writer' });
+}
+
 /** Bytes per table (indexes and TOAST included, partitions summed under their table), printed per object. */
 async function printSizes(db: pg.Client, when: string, expected: number): Promise<Map<string, number>> {
   const sizes: { table: string; bytes: string }[] = (await db.query(
@@ -276,12 +282,8 @@ async function printSizes(db: pg.Client, when: string, expected: number): Promis
  * projected, and what the second event added per object.
  */
 async function secondEvent(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], db: pg.Client, expected: number, before: Map<string, number>): Promise<void> {
-  const kindOf = new Map(KINDS.map((k, j) => [k.kind, j]));
   const started = performance.now();
-  for (const object of objects) {
-    sb.cluster.patch({ resource: rts[kindOf.get(object.kind)!]!, namespace: 'default', name: object.name }, '', 'merge',
-      JSON.stringify({ metadata: { labels: { rev: '1' } } }), { fieldManager: 'bench-writer' });
-  }
+  for (const object of objects) labelRev(sb, rts, object, 1);
   await waitFor('every object\'s second event projected', async () => {
     const r = await db.query(`SELECT count(*)::int AS n FROM ownership_states WHERE last_seq > first_seq`);
     return r.rows[0].n >= objects.length;
@@ -293,7 +295,6 @@ async function secondEvent(sb: Sandbox, rts: readonly ResourceType[], objects: r
 }
 
 async function churn(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], api: string): Promise<void> {
-  const kindOf = new Map(KINDS.map((k, j) => [k.kind, j]));
   const every = Math.max(1, Math.round(WRITES_PER_SECOND / PROBES_PER_SECOND));
   const random = seededRandom(11);
   const pending: { rev: number; object: ListedObject; at: number; polledAt: number }[] = [];
@@ -326,8 +327,7 @@ async function churn(sb: Sandbox, rts: readonly ResourceType[], objects: readonl
     for (; writes < due; writes++) {
       const object = objects[Math.floor(random() * objects.length)]!;
       const rev = writes + 1;
-      sb.cluster.patch({ resource: rts[kindOf.get(object.kind)!]!, namespace: 'default', name: object.name }, '', 'merge',
-        JSON.stringify({ metadata: { labels: { rev: String(rev) } } }), { fieldManager: 'bench-writer' });
+      labelRev(sb, rts, object, rev);
       if (rev % every === 0) pending.push({ rev, object, at: performance.now(), polledAt: performance.now() });
     }
     await new Promise((r) => setTimeout(r, 5));

@@ -65,7 +65,8 @@ const tipOf = (t: Tip): ObjectTip => ({ fieldsHash: t.fieldsHash, valuesHash: t.
 /**
  * Appends a batch of observations in one transaction: idempotent on (cluster, uid, resourceVersion),
  * time-only changes counted but not stored, blobs content-addressed, bodies as patches against the
- * object's last full snapshot (the object row keeps only that snapshot's hash) (what to store is the audit lib's `decideAppend`; this executes it). Concurrent appends touching the same object serialize on its row lock.
+ * object's last full snapshot, whose hash the object row keeps. What to store is the audit lib's
+ * `decideAppend`; this executes it. Concurrent appends touching the same object serialize on its row lock.
  */
 export class EventAppender {
   private readonly clusterIds = new Map<string, number>();

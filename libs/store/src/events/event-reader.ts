@@ -119,6 +119,8 @@ export class EventReader {
        SELECT e.body_encoding, convert_from(b.bytes, 'UTF8') AS json
        FROM events e JOIN target t ON e.object_id = t.object_id, snapshot s, blobs b
        WHERE e.seq BETWEEN s.seq AND $1 AND b.hash = e.body_hash
+         -- a snapshot patch needs only its snapshot: the others between are skipped
+         AND (e.body_encoding <> 'snapshot-patch' OR e.seq = $1)
        ORDER BY e.seq`,
       [seq],
     );

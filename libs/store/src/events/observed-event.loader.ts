@@ -51,12 +51,14 @@ export class ObservedEventLoader {
     const ids = [...range.keys()];
     const rows: { object_id: string; seq: string; body_encoding: BodyEncoding; json: string }[] = await this.dataSource.query(
       `WITH wanted AS (
-         SELECT w.object_id, w.max_seq,
+         SELECT w.object_id, w.min_seq, w.max_seq,
                 (SELECT max(s.seq) FROM events s WHERE s.object_id = w.object_id AND s.seq <= w.min_seq AND s.body_encoding = 'full') AS from_seq
          FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS w(object_id, min_seq, max_seq)
        )
        SELECT e.object_id::text AS object_id, e.seq::text AS seq, e.body_encoding, convert_from(b.bytes, 'UTF8') AS json
        FROM wanted w JOIN events e ON e.object_id = w.object_id AND e.seq BETWEEN w.from_seq AND w.max_seq
+         -- before the first event asked for, only what later bodies are built on (snapshot patches need only their snapshot)
+         AND (e.body_encoding <> 'snapshot-patch' OR e.seq >= w.min_seq)
        JOIN blobs b ON b.hash = e.body_hash
        ORDER BY e.object_id, e.seq`,
       [ids, ids.map((id) => String(range.get(id)!.min)), ids.map((id) => String(range.get(id)!.max))],

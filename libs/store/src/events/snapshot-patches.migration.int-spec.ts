@@ -67,6 +67,9 @@ describe('migration to snapshot patches (real Postgres)', () => {
     for (const [i, e] of history.entries()) expect(await reader.bodyAt(e.seq)).toEqual(expected[i]);
     const loaded = await new ObservedEventLoader(ds).load(history);
     loaded.forEach((e, i) => expect((e.object as { spec: unknown }).spec).toEqual(observations[i]!.object.spec));
+    // Alone, the last event's body needs the old chain's whole body and patches, not the snapshot patches between.
+    const [lastAlone] = await new ObservedEventLoader(ds).load(history.slice(5));
+    expect((lastAlone!.object as { spec: unknown }).spec).toEqual(observations[5]!.object.spec);
     // The sixth body is patched against the first: its image is the first's again, so only replicas differ.
     const [last] = await ds.query(`SELECT convert_from(b.bytes, 'UTF8') AS json FROM events e JOIN blobs b ON b.hash = e.body_hash WHERE e.seq = $1`, [history[5]!.seq]);
     expect(JSON.parse(last.json)).toEqual([{ op: 'replace', path: '/spec/replicas', value: 6 }]);

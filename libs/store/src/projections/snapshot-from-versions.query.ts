@@ -63,6 +63,7 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
        FROM events e
        WHERE e.object_id = $1::bigint AND e.seq <= t.seq
          AND e.seq >= (SELECT max(f.seq) FROM events f WHERE f.object_id = $1::bigint AND f.seq <= t.seq AND f.body_encoding = 'full')
+         AND (e.body_encoding <> 'snapshot-patch' OR e.seq = t.seq)
      ) body ON ${usable}
      LEFT JOIN LATERAL (
        SELECT coalesce(json_agg((SELECT convert_from(entry.bytes, 'UTF8')::json FROM blobs entry WHERE entry.hash = decode(l.hash, 'hex')) ORDER BY l.ord), '[]') AS entries

@@ -4,8 +4,9 @@ import { recordedSchemaSql } from './schema-choices.js';
 /**
  * An `ownership_states` row: the object's identity and sequence range are columns (they filter and
  * order the queries), and the `state` document holds only the rest, so the identity is stored once
- * per row (about 200 bytes of a small object's state). Rows written before keep the identity in the
- * document too; the columns hold the same values.
+ * per row (about 200 bytes of a small object's state). The times stay in the document as observed
+ * (their columns are timestamptz, which would normalise the text). Rows written before keep the
+ * identity in the document too; the columns hold the same values.
  */
 type StateDocument = Omit<EncodedOwnershipState, 'objectId' | 'cluster' | 'uid' | 'group' | 'version' | 'kind' | 'namespace' | 'name' | 'deleted' | 'firstSeq' | 'lastSeq'>;
 
@@ -39,12 +40,17 @@ export function stateRowOf(s: ObjectOwnershipState) {
   };
 }
 
-/** A state from its row (the keys in the order the projection builds them). */
+/**
+ * A state from its row, the keys in the order the projection builds them; every key of the document
+ * is kept (one the state gains later needs no change here).
+ */
 export function stateFromRow(r: StateRow): ObjectOwnershipState {
   const d = r.state;
-  return decodeOwnershipState({
+  const ordered = {
     objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion: d.apiVersion, kind: r.kind,
     namespace: r.namespace, name: r.name, resourceVersion: d.resourceVersion, firstSeq: r.first_seq, firstAt: d.firstAt, lastSeq: r.last_seq,
-    lastAt: d.lastAt, deleted: r.deleted, eventCount: d.eventCount, object: d.object, fields: d.fields, marks: d.marks, lastError: d.lastError,
-  }, r.schema);
+    lastAt: d.lastAt, deleted: r.deleted,
+  };
+  // Assigned, not spread: the keys above keep their places, the document's others follow in its order.
+  return decodeOwnershipState(Object.assign(ordered, d), r.schema);
 }
