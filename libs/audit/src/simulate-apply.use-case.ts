@@ -169,7 +169,7 @@ export function simulateApply(cmd: SimulateApplyCommand): SimulatedApply {
     type,
     apiVersion,
     kind,
-    isServedVersion: (v) => v === apiVersion || canConvert(kind, apiVersion, v),
+    isServedVersion: (v) => canConvert(kind, apiVersion, v),
     ...(conversion ? { conversion } : {}),
     now: () => now,
     ...normalizerFor({ apiVersion, kind }, builtin),

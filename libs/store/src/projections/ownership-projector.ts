@@ -156,13 +156,11 @@ export class OwnershipProjector {
   private async resolverFor(generation: number, onReproject?: (done: number, total: number) => void): Promise<{ resolve: SchemaResolver; reprojected: number }> {
     const catalog = await this.schemas.current();
     if (this.checked?.catalog === catalog && this.checked.generation === generation) return { resolve: catalog.resolve, reprojected: 0 };
-    const groups: ProjectedSchemaGroup[] = (
-      await this.dataSource.query(
-        `SELECT s.cluster, s.api_group AS "group", s.api_version AS version, s.kind, c.digest, count(*)::integer AS objects
-         FROM ownership_states s LEFT JOIN schema_choices c ON c.id = s.schema_id WHERE s.generation = $1 GROUP BY 1, 2, 3, 4, 5`,
-        [generation],
-      )
-    ).map((g: ProjectedSchemaGroup) => ({ ...g, group: g.group ?? '' }));
+    const groups: ProjectedSchemaGroup[] = await this.dataSource.query(
+      `SELECT s.cluster, s.api_group AS "group", s.api_version AS version, s.kind, c.digest, count(*)::integer AS objects
+       FROM ownership_states s LEFT JOIN schema_choices c ON c.id = s.schema_id WHERE s.generation = $1 GROUP BY 1, 2, 3, 4, 5`,
+      [generation],
+    );
     const stale = staleSchemaGroups(groups, catalog.resolve);
     const total = stale.reduce((n, g) => n + g.objects, 0);
     let done = 0;
