@@ -135,6 +135,27 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds the local Postgres server has used so far: every `postgres` process alive, plus what
+ * the postmaster has collected from the backends that exited (its children's times).
+ */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const f = stat.replace(/^.*\) /s, '').split(' ');
+      total += Number(f[11]) + Number(f[12]);
+      if (f[1] === '1' || readFileSync(`/proc/${f[1]}/stat`, 'utf8').includes('(postgres)') === false) total += Number(f[13]) + Number(f[14]);
+    } catch {
+      // The process exited between the listing and the read.
+    }
+  }
+  return total / 100;
+}
+
 /** The peak resident memory of a process, from /proc. */
 export function peakRssMiB(pid: number): number {
   try {

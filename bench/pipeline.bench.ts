@@ -1,5 +1,5 @@
 // npm run bench:pipeline -- [--objects 20000] [--kinds configmaps|all] [--page-size 5000] [--verify 200]
-//                            [--churn-seconds 0 --writes 200] [--second-event] [--cpu-prof DIR]
+//                            [--churn-seconds 0 --writes 200] [--second-event] [--cpu-prof DIR] [--keep-database]
 //
 // The whole service end to end, watcher list included: a sandbox in this process holds N small
 // objects (ConfigMaps, or the 10 kinds of bench:watch with `--kinds all`); the BUILT roles run as
@@ -19,14 +19,14 @@
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { SANDBOX_ADMIN_TOKEN, startSandbox, type ResourceType, type Sandbox } from '../libs/sandbox/src/index.js';
 import { createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import {
-  BENCH_KINDS, cpuSeconds, fillSandbox, machine, metric, pct, peakRssMiB, resourcesInclude, seededRandom, spawnRole, stdoutLine, stopProcess, type BenchKind,
+  BENCH_KINDS, cpuSeconds, fillSandbox, postgresCpuSeconds, machine, metric, pct, peakRssMiB, resourcesInclude, seededRandom, spawnRole, stdoutLine, stopProcess, type BenchKind,
 } from './bench-support.js';
 
 const { values: args } = parseArgs({
@@ -42,6 +42,8 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
     // After the list: one more event for every object, and the database's size again.
     'second-event': { type: 'boolean', default: false },
+    // Leave the database (and the Redis keys) in place for inspection; its URL is printed.
+    'keep-database': { type: 'boolean', default: false },
   },
 });
 if (args.kinds !== 'configmaps' && args.kinds !== 'all') throw new Error(`--kinds must be configmaps or all, not ${args.kinds}`);
@@ -146,6 +148,8 @@ async function main(): Promise<void> {
     worker.cpuAtStart = cpuSeconds(worker.child.pid!);
     apiRole.cpuAtStart = cpuSeconds(apiRole.child.pid!);
     const benchCpuAtStart = process.cpuUsage();
+    const postgresCpuAtStart = postgresCpuSeconds();
+    let probeMs = 0;
     const watcher = startRole(ctx, 'watcher', {
       KUBECONFIG: kubeconfig,
       WATCHER_PORT: String(watcherPort),
@@ -174,7 +178,9 @@ async function main(): Promise<void> {
           initialListSeconds = metric(text, 'ssa_audit_watch_initial_list_seconds');
         }
       }
+      const probeStarted = performance.now();
       const [counts] = (await db.query(`SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM ownership_states)::int AS states`)).rows;
+      probeMs += performance.now() - probeStarted;
       if (at.firstAppended === undefined && counts.events > 0) at.firstAppended = now();
       if (at.firstProjected === undefined && counts.states > 0) at.firstProjected = now();
       if (at.appended === undefined && counts.events >= expected) at.appended = now();
@@ -195,6 +201,7 @@ async function main(): Promise<void> {
     const total = at.answerable;
     const cpu = roles.map((r) => ({ name: r.name, cpu: cpuSeconds(r.child.pid!) - r.cpuAtStart, rss: peakRssMiB(r.child.pid!) }));
     const benchCpu = process.cpuUsage(benchCpuAtStart);
+    const postgresCpu = postgresCpuSeconds() - postgresCpuAtStart;
 
     // The sample: each one's ownership tree names the manager that created it.
     const random = seededRandom(7);
@@ -231,6 +238,8 @@ async function main(): Promise<void> {
     for (const r of cpu) console.log(`| ${r.name} | ${r.cpu.toFixed(1)} | ${Math.round((r.cpu * 1e6) / expected)} | ${r.rss} |`);
     const benchSeconds = (benchCpu.user + benchCpu.system) / 1e6;
     console.log(`| bench (sandbox serving the list + polling) | ${benchSeconds.toFixed(1)} | ${Math.round((benchSeconds * 1e6) / expected)} | ${Math.round(process.resourceUsage().maxRSS / 1024)} |`);
+    console.log(`| postgres (every backend, the bench's probes included) | ${postgresCpu.toFixed(1)} | ${Math.round((postgresCpu * 1e6) / expected)} | |`);
+    console.log(`(the bench's count probes took ${s(probeMs)} of wall time in Postgres; the machine has ${cpus().length} cores: ${((total / 1000) * cpus().length).toFixed(1)} core-seconds in the run)`);
 
     const afterList = await printSizes(db, 'after the list', expected);
     if (SECOND_EVENT) await secondEvent(sb, rts, objects, db, expected, afterList);
@@ -240,7 +249,8 @@ async function main(): Promise<void> {
     for (const r of roles.reverse()) await stopProcess(r.child);
     await db.end();
     await sb.close();
-    await ctx.dispose();
+    if (args['keep-database']) console.log(`database kept: ${ctx.database.url} (Redis prefix ${ctx.prefix})`);
+    else await ctx.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -284,11 +294,16 @@ async function printSizes(db: pg.Client, when: string, expected: number): Promis
 async function secondEvent(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], db: pg.Client, expected: number, before: Map<string, number>): Promise<void> {
   const started = performance.now();
   for (const object of objects) labelRev(sb, rts, object, 1);
+  const written = performance.now() - started;
+  let appended = NaN;
   await waitFor('every object\'s second event projected', async () => {
+    if (Number.isNaN(appended) && (await db.query(`SELECT count(*)::int AS n FROM events`)).rows[0].n >= 2 * objects.length) appended = performance.now() - started;
     const r = await db.query(`SELECT count(*)::int AS n FROM ownership_states WHERE last_seq > first_seq`);
     return r.rows[0].n >= objects.length;
   }, 600_000, POLL_MS);
-  console.log(`\nsecond event: ${objects.length} merge patches (a label, by manager bench-writer), all projected ${s(performance.now() - started)} after the first write`);
+  const projected = performance.now() - started;
+  console.log(`\nsecond event: ${objects.length} merge patches (a label, by manager bench-writer) written in ${s(written)}, all appended ${s(appended)} and all projected ${s(projected)} after the first write ` +
+    `(${rate(objects.length, projected)} events/s)`);
   const after = await printSizes(db, 'after two events per object', expected);
   console.log(`the second event added ${Math.round((after.get('(all)')! - before.get('(all)')!) / expected)} bytes per object: ` +
     [...after].filter(([t]) => t !== '(all)').map(([t, b]): [string, number] => [t, Math.round((b - (before.get(t) ?? 0)) / expected)]).filter(([, d]) => d !== 0).map(([t, d]) => `${t} ${d}`).join(', '));

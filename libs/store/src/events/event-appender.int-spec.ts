@@ -28,6 +28,10 @@ describe('EventAppender (real Postgres)', () => {
     waitFor('an append waiting for a row lock', async () =>
       ((await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as { n: number }[])[0]!.n > 0);
 
+  it('runs on connections without JIT compilation (short statements; see createDataSource)', async () => {
+    expect(await ds.query(`SHOW jit`)).toEqual([{ jit: 'off' }]);
+  });
+
   it('stores a redelivered batch once (same batch 3×)', async () => {
     const appender = new EventAppender(ds, capture);
     const batch = [1, 2, 3].map((i) => deploymentObservation({ uid: 'idem-1', resourceVersion: String(i), replicas: i }));
