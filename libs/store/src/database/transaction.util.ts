@@ -9,8 +9,16 @@ function isRetryable(e: unknown): boolean {
   return code !== null && RETRYABLE.has(code);
 }
 
-/** Runs `work` in one transaction; retries a few times on deadlocks and serialization failures. */
-export async function inTransaction<T>(dataSource: DataSource, work: (q: QueryRunner) => Promise<T>, attempts = 5): Promise<T> {
+export interface TransactionOptions {
+  /** Tries in all (5). */
+  readonly attempts?: number;
+  /** A further error, besides deadlocks, serialization and connection failures, after which the whole transaction runs again. */
+  readonly retryIf?: (e: unknown) => boolean;
+}
+
+/** Runs `work` in one transaction; retries a few times on deadlocks and serialization failures (and `retryIf`). */
+export async function inTransaction<T>(dataSource: DataSource, work: (q: QueryRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const { attempts = 5, retryIf } = options;
   for (let attempt = 1; ; attempt++) {
     const q = dataSource.createQueryRunner();
     await q.connect();
@@ -21,7 +29,7 @@ export async function inTransaction<T>(dataSource: DataSource, work: (q: QueryRu
       return result;
     } catch (e) {
       if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
-      if (attempt >= attempts || !isRetryable(e)) throw e;
+      if (attempt >= attempts || !(isRetryable(e) || retryIf?.(e))) throw e;
       await new Promise((r) => setTimeout(r, 10 * 2 ** attempt + Math.random() * 10));
     } finally {
       await q.release();

@@ -10,16 +10,18 @@ import { fixedSlice, packedSlice } from '../ingest/packed-bytes.util.js';
 export const HASH_BYTES = 32;
 
 /**
- * Locks the batch's existing objects (in id order, so concurrent batches never deadlock), creates
- * the missing ones, and records the idempotency keys. One row per object found or created: its tip,
- * and `fresh`, the resourceVersions recorded now (the others were seen before: redelivery).
+ * Locks the batch's existing objects (in id order, so concurrent batches never deadlock), draws an
+ * id for each new one, and records the idempotency keys. One row per object: its tip (`created`:
+ * new, its row is inserted whole by {@link WRITE_BATCH}), and `fresh`, the resourceVersions recorded
+ * now (the others were seen before: redelivery). The keys of a new object reference a row that does
+ * not exist yet: their foreign key is checked at commit.
  *
  * $1–$10: the objects, sorted (cluster id, uid, group, version, kind, resource, namespace, name,
  * first and last seen); $11–$14: the keys (cluster id, uid, resourceVersion, observed at).
  *
- * An object a concurrent transaction created after this statement's snapshot is neither locked nor
- * created here (ON CONFLICT waits for it, then does nothing): it is missing from the rows, and the
- * caller runs the statement again for it (the next statement sees it).
+ * An object a concurrent transaction creates after this statement's snapshot looks new here; the
+ * write's insert then fails on `uq_objects_cluster_uid` (after waiting for that transaction), and
+ * the caller runs the batch again (the next attempt finds and locks the row).
  */
 export const LOCK_OBJECTS_AND_RECORD_SEEN = `
 WITH k AS (
@@ -34,15 +36,14 @@ WITH k AS (
   ORDER BY o.id
   FOR UPDATE OF o
 ), created AS (
-  INSERT INTO objects (cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at)
-  SELECT c, u, g, v, kd, r, ns, n, f, l FROM k
+  SELECT nextval(pg_get_serial_sequence('objects', 'id')) AS id, k.c AS cluster_id, k.u AS uid, NULL::bigint AS last_seq,
+         NULL::bytea AS last_fields_hash, NULL::bytea AS last_values_hash, NULL::bytea AS snapshot_hash, NULL::text AS snapshot,
+         0 AS events_since_snapshot, NULL::timestamptz AS deleted_at
+  FROM k
   WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.cluster_id = k.c AND locked.uid = k.u)
-  ORDER BY i
-  ON CONFLICT (cluster_id, uid) DO NOTHING
-  RETURNING id, cluster_id, uid, NULL::bigint AS last_seq, NULL::bytea AS last_fields_hash, NULL::bytea AS last_values_hash,
-            NULL::bytea AS snapshot_hash, NULL::text AS snapshot, events_since_snapshot, deleted_at
+  ORDER BY k.i
 ), tips AS (
-  SELECT * FROM locked UNION ALL SELECT * FROM created
+  SELECT *, false AS created FROM locked UNION ALL SELECT *, true AS created FROM created
 ), seen AS (
   INSERT INTO observations_seen (object_id, resource_version, observed_at)
   SELECT t.id, s.rv, s.at
@@ -56,16 +57,18 @@ SELECT t.*, f.fresh
 FROM tips t LEFT JOIN (SELECT object_id, array_agg(resource_version) AS fresh FROM seen GROUP BY object_id) f ON f.object_id = t.id`;
 
 /**
- * Writes the batch: new blobs, the events (sequence values drawn in row order), and one update per
- * object (identity and times; for objects with new events the tip, whose last_seq is the object's
- * highest new seq and whose snapshot_hash names the blob of its last full body). Returns, per object with new events, that seq.
+ * Writes the batch: new blobs, the events (sequence values drawn in row order), one update per
+ * existing object (identity and times; for objects with new events the tip, whose last_seq is the
+ * object's highest new seq and whose snapshot_hash names the blob of its last full body) and one
+ * insert per new object, its tip included (one row version). Returns, per object with new events, that seq.
  *
  * Blobs $1 hashes (packed), $2 bytes (packed), $3 starts, $4 lengths. Events $5 object ids,
  * $6 resourceVersions, $7 api versions, $8 types, $9 sources, $10 observed at, $11 managedFields list
  * hashes (packed), $12 managedFields times, $13 values hashes (packed), $14 body hashes (packed),
  * $15 body encodings. Tips $16 ids, $17 touched, $18 fields hashes (packed; zeros where untouched),
  * $19 values hashes (same), $20 snapshot hashes (same), $21 events since snapshot, $22 deleted at,
- * $23 api versions, $24 namespaces, $25 names, $26 first, $27 last seen.
+ * $23 api versions, $24 namespaces, $25 names, $26 first, $27 last seen; for new objects also
+ * $28 created, $29 cluster ids, $30 uids, $31 groups, $32 kinds, $33 resources.
  */
 export const WRITE_BATCH = `
 WITH b AS (
@@ -85,6 +88,10 @@ WITH b AS (
   RETURNING object_id, seq
 ), m AS (
   SELECT object_id, max(seq) AS seq FROM e GROUP BY object_id
+), u AS (
+  SELECT * FROM unnest($16::bigint[], $17::bool[], $21::int[], $22::timestamptz[], $23::text[], $24::text[], $25::text[],
+                       $26::timestamptz[], $27::timestamptz[], $28::bool[], $29::int[], $30::text[], $31::text[], $32::text[], $33::text[])
+    WITH ORDINALITY AS u(id, touched, n_since, deleted_at, av, ns, n, f, l, created, c, uid, g, kd, r, i)
 ), tip AS (
   UPDATE objects o SET
     api_version = u.av, namespace = u.ns, name = u.n,
@@ -95,10 +102,19 @@ WITH b AS (
     snapshot_hash = CASE WHEN u.touched THEN ${fixedSlice('$20::bytea', 'u.i', HASH_BYTES)} ELSE o.snapshot_hash END,
     events_since_snapshot = CASE WHEN u.touched THEN u.n_since ELSE o.events_since_snapshot END,
     deleted_at = CASE WHEN u.touched THEN u.deleted_at ELSE o.deleted_at END
-  FROM unnest($16::bigint[], $17::bool[], $21::int[], $22::timestamptz[],
-              $23::text[], $24::text[], $25::text[], $26::timestamptz[], $27::timestamptz[])
-      WITH ORDINALITY AS u(id, touched, n_since, deleted_at, av, ns, n, f, l, i)
-    LEFT JOIN m ON m.object_id = u.id
-  WHERE o.id = u.id
+  FROM u LEFT JOIN m ON m.object_id = u.id
+  WHERE o.id = u.id AND NOT u.created
+), born AS (
+  INSERT INTO objects (id, cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at,
+                       last_seq, last_fields_hash, last_values_hash, snapshot_hash, events_since_snapshot, deleted_at)
+  OVERRIDING SYSTEM VALUE
+  SELECT u.id, u.c, u.uid, u.g, u.av, u.kd, u.r, u.ns, u.n, u.f, u.l, m.seq,
+         CASE WHEN u.touched THEN ${fixedSlice('$18::bytea', 'u.i', HASH_BYTES)} END,
+         CASE WHEN u.touched THEN ${fixedSlice('$19::bytea', 'u.i', HASH_BYTES)} END,
+         CASE WHEN u.touched THEN ${fixedSlice('$20::bytea', 'u.i', HASH_BYTES)} END,
+         u.n_since, u.deleted_at
+  FROM u LEFT JOIN m ON m.object_id = u.id
+  WHERE u.created
+  ORDER BY u.i
 )
 SELECT object_id, seq FROM m`;

@@ -1,7 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { KeyObject } from 'node:crypto';
 import { resolveSensitiveHashKey, type CaptureConfig } from '../../../config/src/index.js';
-import type { Observation, WatchCheckpoint } from '../../../common/src/index.js';
+import { errorCodeOf, type Observation, type WatchCheckpoint } from '../../../common/src/index.js';
 import { decideAppend, nextTip, type ObjectTip } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
@@ -46,8 +46,12 @@ interface Tip {
   sinceSnapshot: number;
   deletedAt: Date | null;
   touched: boolean;
+  /** Seen for the first time: its row is inserted, tip included, by the write (its id is drawn already). */
+  readonly created: boolean;
   /** What this batch saw of the object's identity and times (written with the tip). */
-  readonly identity: { apiVersion: string; namespace: string; name: string; first: string; last: string };
+  readonly identity: {
+    clusterId: number; group: string; apiVersion: string; kind: string; resource: string; namespace: string; name: string; first: string; last: string;
+  };
 }
 
 interface EventRow {
@@ -58,6 +62,13 @@ interface EventRow {
 }
 
 const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
+
+/**
+ * A concurrent batch created one of this batch's new objects after this batch read its objects:
+ * the insert of the row fails on the unique (cluster, uid); the batch runs again and finds the row.
+ */
+const createdConcurrently = (e: unknown): boolean =>
+  errorCodeOf(e) === '23505' && (e as { constraint?: unknown }).constraint === 'uq_objects_cluster_uid';
 
 /** What the domain's append decision needs of a tip. */
 const tipOf = (t: Tip): ObjectTip => ({ fieldsHash: t.fieldsHash, valuesHash: t.valuesHash, hasSnapshot: t.snapshot !== null, eventsSinceSnapshot: t.sinceSnapshot });
@@ -89,11 +100,15 @@ export class EventAppender {
   async append(observations: readonly Observation[], checkpoint?: WatchCheckpoint): Promise<AppendResult> {
     const prepared = observations.map((o) => prepareObservation(o, this.capture, this.hashKey));
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
-    const result = await inTransaction(this.dataSource, async (q) => {
-      const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [] };
-      if (checkpoint) await this.positions.write(q, checkpoint);
-      return r;
-    });
+    const result = await inTransaction(
+      this.dataSource,
+      async (q) => {
+        const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [] };
+        if (checkpoint) await this.positions.write(q, checkpoint);
+        return r;
+      },
+      { retryIf: createdConcurrently },
+    );
     const committed = Date.now();
     const { newObservedAt, ...counts } = result;
     return { ...counts, lagsSeconds: newObservedAt.map((t) => (committed - t) / 1000) };
@@ -162,8 +177,8 @@ export class EventAppender {
   }
 
   /**
-   * Locks every object row of the batch (creating the new ones), reads its tip and records the
-   * batch's idempotency keys, in one statement. Returns the tips and the keys that were new
+   * Locks every existing object row of the batch (a new object gets its id; its row is inserted by
+   * the write), reads its tip and records the batch's idempotency keys, in one statement. Returns the tips and the keys that were new
    * ("objectId\0resourceVersion"). The row lock serializes batches per object.
    */
   private async lockObjects(
@@ -186,44 +201,42 @@ export class EventAppender {
     const clusterNames = new Map([...clusterIds].map(([n, id]) => [id, n]));
     const tips = new Map<string, Tip>();
     const fresh = new Set<string>();
-    let wanted = [...latest.keys()].sort();
-    // Once, and a second time only for objects a concurrent batch created meanwhile (see the statement); a third miss is a bug.
-    for (let tries = 0; wanted.length > 0; tries++) {
-      if (tries === 3) throw new Error(`objects neither found nor created: ${wanted.length}`);
-      const wantedSet = new Set(wanted);
-      const objectCols: unknown[][] = Array.from({ length: 10 }, () => []);
-      for (const k of wanted) {
-        const { p, first, last } = latest.get(k)!;
-        const o = p.observation;
-        const values = [clusterIds.get(o.cluster), o.object.metadata.uid, o.resource.group, o.resource.version, o.resource.kind,
-          o.resource.resource, o.object.metadata.namespace ?? '', o.object.metadata.name, first, last];
-        values.forEach((v, i) => objectCols[i]!.push(v));
-      }
-      const keyCols: unknown[][] = [[], [], [], []];
-      for (const p of keys.values()) {
-        const o = p.observation;
-        if (!wantedSet.has(objectKey(o.cluster, o.object.metadata.uid))) continue;
-        [clusterIds.get(o.cluster), o.object.metadata.uid, o.object.metadata.resourceVersion, o.observedAt].forEach((v, i) => keyCols[i]!.push(v));
-      }
-      const rows: {
-        id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
-        snapshot_hash: Buffer | null; snapshot: string | null; events_since_snapshot: number; deleted_at: Date | null; fresh: string[] | null;
-      }[] = await q.query(LOCK_OBJECTS_AND_RECORD_SEEN, [...objectCols, ...keyCols]);
-      for (const r of rows) {
-        const cluster = clusterNames.get(r.cluster_id)!;
-        const k = objectKey(cluster, r.uid);
-        const { p, first, last } = latest.get(k)!;
-        const objectId = String(r.id);
-        tips.set(k, {
-          objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-          valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotHash: r.snapshot_hash,
-          sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false,
-          identity: { apiVersion: p.observation.resource.version, namespace: p.observation.object.metadata.namespace ?? '', name: p.observation.object.metadata.name, first, last },
-        });
-        for (const rv of r.fresh ?? []) fresh.add(`${objectId}\u0000${rv}`);
-      }
-      wanted = wanted.filter((k) => !tips.has(k));
+    const wanted = [...latest.keys()].sort();
+    const objectCols: unknown[][] = Array.from({ length: 10 }, () => []);
+    for (const k of wanted) {
+      const { p, first, last } = latest.get(k)!;
+      const o = p.observation;
+      const values = [clusterIds.get(o.cluster), o.object.metadata.uid, o.resource.group, o.resource.version, o.resource.kind,
+        o.resource.resource, o.object.metadata.namespace ?? '', o.object.metadata.name, first, last];
+      values.forEach((v, i) => objectCols[i]!.push(v));
     }
+    const keyCols: unknown[][] = [[], [], [], []];
+    for (const p of keys.values()) {
+      const o = p.observation;
+      [clusterIds.get(o.cluster), o.object.metadata.uid, o.object.metadata.resourceVersion, o.observedAt].forEach((v, i) => keyCols[i]!.push(v));
+    }
+    const rows: {
+      id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
+      snapshot_hash: Buffer | null; snapshot: string | null; events_since_snapshot: number; deleted_at: Date | null; created: boolean; fresh: string[] | null;
+    }[] = await q.query(LOCK_OBJECTS_AND_RECORD_SEEN, [...objectCols, ...keyCols]);
+    for (const r of rows) {
+      const cluster = clusterNames.get(r.cluster_id)!;
+      const k = objectKey(cluster, r.uid);
+      const { p, first, last } = latest.get(k)!;
+      const o = p.observation;
+      const objectId = String(r.id);
+      tips.set(k, {
+        objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
+        valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotHash: r.snapshot_hash,
+        sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false, created: r.created,
+        identity: {
+          clusterId: r.cluster_id, group: o.resource.group, apiVersion: o.resource.version, kind: o.resource.kind, resource: o.resource.resource,
+          namespace: o.object.metadata.namespace ?? '', name: o.object.metadata.name, first, last,
+        },
+      });
+      for (const rv of r.fresh ?? []) fresh.add(`${objectId}\u0000${rv}`);
+    }
+    if (tips.size !== wanted.length) throw new Error(`objects neither locked nor created: ${wanted.length - tips.size}`);
     await this.readSnapshotsCommittedMeanwhile(q, [...tips.values()]);
     return { tips, fresh };
   }
@@ -280,6 +293,12 @@ export class EventAppender {
       tips.map((t) => t.identity.name),
       tips.map((t) => t.identity.first),
       tips.map((t) => t.identity.last),
+      tips.map((t) => t.created),
+      tips.map((t) => t.identity.clusterId),
+      tips.map((t) => t.uid),
+      tips.map((t) => t.identity.group),
+      tips.map((t) => t.identity.kind),
+      tips.map((t) => t.identity.resource),
     ]);
     const byObject = new Map(seqs.map((r) => [String(r.object_id), String(r.seq)]));
     for (const t of tips) if (t.touched) t.lastSeq = byObject.get(t.objectId)!;
