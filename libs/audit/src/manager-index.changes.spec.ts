@@ -11,24 +11,30 @@ describe('managerIndexChange', () => {
       const next = evolveObjectOwnership(state, e, resolver).state;
       const change = managerIndexChange(state, next);
       if (change) {
-        expect(change.replaces).toBe(state !== undefined);
-        if (change.replaces) rows = new Map();
-        for (const r of change.rows) rows.set(r.manager, r.fieldCount);
+        for (const m of change.removed) {
+          expect(rows.has(m)).toBe(true);
+          rows.delete(m);
+        }
+        for (const r of change.upserts) {
+          expect(rows.get(r.manager)).not.toBe(r.fieldCount);
+          rows.set(r.manager, r.fieldCount);
+        }
       }
       expect(rows).toEqual(new Map(managerIndexRows(next).map((r) => [r.manager, r.fieldCount])));
       state = next;
     }
   });
 
-  it('writes nothing for a write that moves no owner, and replaces the rows of a deleted object by none', () => {
+  it('writes nothing for a write that moves no owner, and removes every row of a deleted object', () => {
     const { events, resolver } = caseEvents('incident-a-pod-set-image');
     const first = foldObjectOwnership(events.slice(0, 1), resolver).state!;
     const created = managerIndexChange(undefined, first)!;
-    expect(created).toMatchObject({ replaces: false, objectId: first.objectId });
-    expect(created.rows.length).toBeGreaterThan(0);
+    expect(created).toMatchObject({ removed: [], objectId: first.objectId });
+    expect(created.upserts).toEqual(managerIndexRows(first));
+    expect(created.upserts.length).toBeGreaterThan(0);
     const again = evolveObjectOwnership(first, { ...events[0]!, seq: '999999', resourceVersion: 'again' }, resolver).state;
     expect(managerIndexChange(first, again)).toBeNull();
     const deleted = evolveObjectOwnership(first, { ...events[0]!, seq: '999999', watchType: 'DELETED' }, resolver).state;
-    expect(managerIndexChange(first, deleted)).toMatchObject({ replaces: true, rows: [] });
+    expect(managerIndexChange(first, deleted)).toMatchObject({ upserts: [], removed: managerIndexRows(first).map((r) => r.manager) });
   });
 });

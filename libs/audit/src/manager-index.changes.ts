@@ -6,15 +6,18 @@ export interface ManagerIndexRow {
   readonly fieldCount: number;
 }
 
-/** The index rows of one object to write, replacing its previous rows when it had any. */
+/**
+ * What the per-manager index of one object needs: the rows that are new or count differently
+ * (written over the stored ones), and the managers that own nothing of it any more (their rows
+ * deleted). The rows that stay the same are not written again.
+ */
 export interface ManagerIndexChange {
   readonly objectId: string;
   readonly cluster: string;
   readonly kind: string;
   readonly namespace: string | null;
-  /** Its rows as stored before (the store deletes them first). */
-  readonly replaces: boolean;
-  readonly rows: readonly ManagerIndexRow[];
+  readonly upserts: readonly ManagerIndexRow[];
+  readonly removed: readonly string[];
 }
 
 /** Owned paths per manager name (a name counts once per path, whatever its identities). */
@@ -24,18 +27,18 @@ export function managerIndexRows(s: ObjectOwnershipState): ManagerIndexRow[] {
   return [...counts].map(([manager, fieldCount]) => ({ manager, fieldCount }));
 }
 
-const sameRows = (a: readonly ManagerIndexRow[], b: readonly ManagerIndexRow[]): boolean =>
-  a.length === b.length && a.every((r) => b.some((x) => x.manager === r.manager && x.fieldCount === r.fieldCount));
-
 /**
  * What the per-manager index needs after an object went from `before` to `after`: nothing when its
- * owned fields are the same objects or count the same per manager (most writes), else its rows
- * (replacing the old ones if it had a state).
+ * owned fields are the same objects or count the same per manager (most writes), else the rows
+ * that differ and the managers gone.
  */
 export function managerIndexChange(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): ManagerIndexChange | null {
   if (before !== undefined && before.fields === after.fields) return null;
   const rows = managerIndexRows(after);
-  if (before !== undefined && sameRows(managerIndexRows(before), rows)) return null;
-  if (before === undefined && rows.length === 0) return null;
-  return { objectId: after.objectId, cluster: after.cluster, kind: after.kind, namespace: after.namespace, replaces: before !== undefined, rows };
+  const stored = new Map((before === undefined ? [] : managerIndexRows(before)).map((r) => [r.manager, r.fieldCount]));
+  const upserts = rows.filter((r) => stored.get(r.manager) !== r.fieldCount);
+  const kept = new Set(rows.map((r) => r.manager));
+  const removed = [...stored.keys()].filter((m) => !kept.has(m));
+  if (upserts.length === 0 && removed.length === 0) return null;
+  return { objectId: after.objectId, cluster: after.cluster, kind: after.kind, namespace: after.namespace, upserts, removed };
 }

@@ -86,17 +86,24 @@ async function writeStates(q: QueryRunner, generation: number, states: readonly 
   );
 }
 
-/** The per-manager index rows of the objects whose counts changed (the audit lib's `managerIndexChange`). */
+/** The per-manager index rows that changed (the audit lib's `managerIndexChange`): the managers gone deleted, the others written over. */
 async function writeManagerIndex(q: QueryRunner, generation: number, changes: readonly ManagerIndexChange[]): Promise<void> {
-  const replaced = changes.filter((c) => c.replaces).map((c) => c.objectId);
-  if (replaced.length > 0) await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [generation, replaced]);
+  const removed = changes.flatMap((c) => c.removed.map((manager) => ({ object_id: c.objectId, manager })));
+  if (removed.length > 0) {
+    await q.query(
+      `DELETE FROM manager_objects m USING json_to_recordset($2::json) AS r(object_id text, manager text)
+       WHERE m.generation = $1 AND m.object_id = r.object_id AND m.manager = r.manager`,
+      [generation, rowsParam(removed)],
+    );
+  }
   const rows = changes.flatMap((c) =>
-    c.rows.map((r) => ({ manager: r.manager, object_id: c.objectId, cluster: c.cluster, kind: c.kind, namespace: c.namespace, field_count: r.fieldCount })),
+    c.upserts.map((r) => ({ manager: r.manager, object_id: c.objectId, cluster: c.cluster, kind: c.kind, namespace: c.namespace, field_count: r.fieldCount })),
   );
   if (rows.length === 0) return;
   await q.query(
     `INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(manager text, object_id text, cluster text, kind text, namespace text, field_count integer)`,
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(manager text, object_id text, cluster text, kind text, namespace text, field_count integer)
+     ON CONFLICT (generation, manager, object_id) DO UPDATE SET field_count = EXCLUDED.field_count`,
     [generation, rowsParam(rows)],
   );
 }
