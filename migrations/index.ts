@@ -7,6 +7,7 @@ import { CreateDeadLettersAndWatchPositions1795400000000 } from './1795400000000
 import { BaselineTransitions1795500000000 } from './1795500000000-BaselineTransitions.js';
 import { OwnershipStateSchema1795600000000 } from './1795600000000-OwnershipStateSchema.js';
 import { SnapshotPatches1795700000000 } from './1795700000000-SnapshotPatches.js';
+import { SchemaChoices1795750000000 } from './1795750000000-SchemaChoices.js';
 import { ObjectRowsWrittenOnce1795800000000 } from './1795800000000-ObjectRowsWrittenOnce.js';
 
-export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000, SnapshotPatches1795700000000, ObjectRowsWrittenOnce1795800000000];
+export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000, SnapshotPatches1795700000000, SchemaChoices1795750000000, ObjectRowsWrittenOnce1795800000000];
