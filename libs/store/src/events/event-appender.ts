@@ -8,6 +8,7 @@ import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { encodeBody, type Body } from '../ingest/body.util.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
 import { packBytes } from '../ingest/packed-bytes.util.js';
+import { readBlobTexts } from './blob-texts.js';
 import { HASH_BYTES, LOCK_OBJECTS_AND_RECORD_SEEN, WRITE_BATCH } from './append-batch.sql.js';
 import { WatchPositionRepository } from '../watch/watch-position.repository.js';
 
@@ -249,13 +250,9 @@ export class EventAppender {
   private async readSnapshotsCommittedMeanwhile(q: QueryRunner, tips: readonly Tip[]): Promise<void> {
     const missing = tips.filter((t) => t.snapshotHash !== null && t.snapshot === null);
     if (missing.length === 0) return;
-    const rows: { hash: Buffer; json: string }[] = await q.query(
-      `SELECT hash, convert_from(bytes, 'UTF8') AS json FROM blobs WHERE hash = ANY($1::bytea[])`,
-      [missing.map((t) => t.snapshotHash)],
-    );
-    const byHash = new Map(rows.map((r) => [r.hash.toString('latin1'), r.json]));
+    const texts = await readBlobTexts(q, missing.map((t) => t.snapshotHash!.toString('hex')));
     for (const t of missing) {
-      const json = byHash.get(t.snapshotHash!.toString('latin1'));
+      const json = texts.get(t.snapshotHash!.toString('hex'));
       if (json !== undefined) t.snapshot = JSON.parse(json) as Body;
     }
   }

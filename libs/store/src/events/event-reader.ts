@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { decodeBody, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import type { EventPosition } from './event-position.js';
+import { readBlobTexts } from './blob-texts.js';
 
 /** One event as read from the log. Hashes are hex; the managedFields can be resolved through {@link EventReader.managedFieldsOf}. */
 export interface StoredEvent {
@@ -129,11 +130,8 @@ export class EventReader {
   }
 
   private async blobText(hex: string): Promise<string> {
-    const rows: { t: string }[] = await this.dataSource.query(
-      `SELECT convert_from(bytes, 'UTF8') AS t FROM blobs WHERE hash = decode($1, 'hex')`,
-      [hex],
-    );
-    if (!rows[0]) throw new Error(`missing blob ${hex}`);
-    return rows[0].t;
+    const text = (await readBlobTexts(this.dataSource, [hex])).get(hex);
+    if (text === undefined) throw new Error(`missing blob ${hex}`);
+    return text;
   }
 }

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ObservedEvent } from '../../../audit/src/index.js';
 import { decodeBodyChain, type Body, type BodyEncoding } from '../ingest/body.util.js';
+import { readBlobTexts } from './blob-texts.js';
 import type { StoredEvent } from './event-reader.js';
 
 /**
@@ -82,9 +83,9 @@ export class ObservedEventLoader {
   }
 
   private async managedFields(events: readonly StoredEvent[]): Promise<Map<string, Record<string, unknown>[]>> {
-    const lists = await this.blobs([...new Set(events.map((e) => e.managedFieldsHash))]);
+    const lists = await readBlobTexts(this.dataSource, [...new Set(events.map((e) => e.managedFieldsHash))]);
     const listOf = new Map([...lists].map(([h, t]) => [h, JSON.parse(t) as string[]]));
-    const texts = await this.blobs([...new Set([...listOf.values()].flat())]);
+    const texts = await readBlobTexts(this.dataSource, [...new Set([...listOf.values()].flat())]);
     // Each entry parsed once: the events of an object that keep an entry share its document (the engine parses its FieldsV1 once).
     const entries = new Map([...texts].map(([h, t]) => [h, JSON.parse(t) as Record<string, unknown>]));
     const out = new Map<string, Record<string, unknown>[]>();
@@ -101,15 +102,6 @@ export class ObservedEventLoader {
       );
     }
     return out;
-  }
-
-  private async blobs(hexes: readonly string[]): Promise<Map<string, string>> {
-    if (hexes.length === 0) return new Map();
-    const rows: { h: string; t: string }[] = await this.dataSource.query(
-      `SELECT encode(hash, 'hex') AS h, convert_from(bytes, 'UTF8') AS t FROM blobs WHERE hash = ANY($1::bytea[])`,
-      [hexes.map((h) => Buffer.from(h, 'hex'))],
-    );
-    return new Map(rows.map((r) => [r.h, r.t]));
   }
 }
 
