@@ -255,13 +255,6 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * W merge patches a second (`metadata.labels.rev` = the write's number) to random objects for S
- * seconds. Every k-th write is a probe (about PROBES_PER_SECOND of them a second, so the polling
- * stays small beside the load): four clients poll `fields?path=.metadata.labels.rev` of the pending
- * probes in turn, and a probe is answered when the API shows its number or a later one on that object.
- * Its lag is counted to the poll that saw it; the time since its previous poll is the uncertainty.
- */
 /** A merge patch of the object's label `rev` by manager bench-writer (its body and its managedFields change). */
 function labelRev(sb: Sandbox, rts: readonly ResourceType[], object: ListedObject, rev: number): void {
   const resource = rts[KINDS.findIndex((k) => k.kind === object.kind)]!;
@@ -309,6 +302,13 @@ async function secondEvent(sb: Sandbox, rts: readonly ResourceType[], objects: r
     [...after].filter(([t]) => t !== '(all)').map(([t, b]): [string, number] => [t, Math.round((b - (before.get(t) ?? 0)) / expected)]).filter(([, d]) => d !== 0).map(([t, d]) => `${t} ${d}`).join(', '));
 }
 
+/**
+ * W merge patches a second (`metadata.labels.rev` = the write's number) to random objects for S
+ * seconds. Every k-th write is a probe (about PROBES_PER_SECOND of them a second, so the polling
+ * stays small beside the load): four clients poll `fields?path=.metadata.labels.rev` of the pending
+ * probes in turn, and a probe is answered when the API shows its number or a later one on that object.
+ * Its lag is counted to the poll that saw it; the time since its previous poll is the uncertainty.
+ */
 async function churn(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], api: string): Promise<void> {
   const every = Math.max(1, Math.round(WRITES_PER_SECOND / PROBES_PER_SECOND));
   const random = seededRandom(11);
