@@ -47,8 +47,12 @@ import { WebUiModule } from './web-ui.module.js';
     {
       provide: EventTail,
       inject: [EventReader, LOGGER],
+      // The streams serve an event once it is projected: a client that reloads an answer on an event sees it there.
       useFactory: (reader: EventReader, logger: Logger) =>
-        new EventTail(reader, { pollMs: 500, onError: (err: unknown) => logger.warn({ err }, 'event stream tail: read failed, retrying') }),
+        new EventTail(
+          { readAfter: (from, limit) => reader.readProjectedAfter(from, limit), tail: () => reader.projectedTail() },
+          { pollMs: 500, onError: (err: unknown) => logger.warn({ err }, 'event stream tail: read failed, retrying') },
+        ),
     },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -19,6 +19,7 @@ function eventItem(e: StoredEvent): EventResponseDto {
 /**
  * The raw event log for dashboards: pages by position, and server-sent-event streams, all fed by the
  * process's one {@link EventTail} (never skipping a late commit) and counted against the stream caps.
+ * Both serve an event once the ownership projection has folded it, so every read endpoint answers it.
  */
 @Injectable()
 export class EventStreamService implements OnModuleDestroy {
@@ -38,7 +39,7 @@ export class EventStreamService implements OnModuleDestroy {
    */
   async list(since: string, limit: number, caller: Caller, cluster?: string): Promise<ListEventsResponseDto> {
     const from = await this.position(since);
-    const events = await this.reader.readAfter(from, limit);
+    const events = await this.reader.readProjectedAfter(from, limit);
     const last = events[events.length - 1];
     return { items: (await this.shown(events, caller, cluster)).map(eventItem), nextCursor: cursorOf(last ?? from) };
   }

@@ -24,14 +24,14 @@ export class EventsController {
   constructor(@Inject(EventStreamService) private readonly events: EventStreamService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The raw event log from a position (late commits are never skipped)' })
+  @ApiOperation({ summary: 'The raw event log from a position (late commits are never skipped; an event appears once projected, so every answer holds it)' })
   @ApiOkResponse({ standardSchema: listEventsResponseSchema })
   list(@Query({ schema: listEventsRequestSchema }) q: ListEventsRequestDto, @CurrentCaller() caller: Caller): Promise<ListEventsResponseDto> {
     return this.events.list(q.since, q.limit, caller, q.cluster);
   }
 
   @Sse('stream')
-  @ApiOperation({ summary: 'Server-sent events: one "event" message per stored event, id = its cursor' })
+  @ApiOperation({ summary: 'Server-sent events: one "event" message per stored event once projected, id = its cursor' })
   @ApiProduces('text/event-stream')
   @ApiTooManyRequestsResponse({ standardSchema: errorSchema, description: '`too-many-streams`: STREAMS_MAX or STREAMS_MAX_PER_CALLER reached (Retry-After)' })
   stream(@Query({ schema: streamEventsRequestSchema }) q: StreamEventsRequestDto, @Req() req: Request, @CurrentCaller() caller: Caller): Observable<MessageEvent> {

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../../../testing/src/inde
 import { createDataSource } from '../database/database.js';
 import { EventReader } from './event-reader.js';
 import { START_POSITION, type EventPosition } from './event-position.js';
+import { CheckpointRepository } from './checkpoint.repository.js';
 
 /** Inserts one bare event for `objectId` inside the caller's transaction; returns its seq. */
 async function insertEvent(q: QueryRunner, objectId: string, rv: string): Promise<string> {
@@ -134,5 +135,34 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     seen.push(...(await drainUntil(position, 100 - seen.length)).seen);
     expect(seen).toHaveLength(100);
     expect(new Set(seen).size).toBe(100);
+  });
+
+  it('readProjectedAfter serves only what the active ownership generation has folded', async () => {
+    const all = (await drain(START_POSITION)).position;
+    const q = await begin(ds);
+    const rv = ['p1', 'p2', 'p3'];
+    for (const v of rv) await insertEvent(q, objectId, v);
+    await q.commitTransaction();
+    await q.release();
+    const appended = await drainUntil(all, 3);
+    expect(appended.seen).toEqual(rv);
+    const generation = Number((await ds.query(`SELECT active FROM projection_generations WHERE projection = 'ownership'`))[0].active);
+    const checkpoints = new CheckpointRepository(ds);
+    const projected = async () => (await reader.readProjectedAfter(all, 10)).map((e) => e.resourceVersion);
+
+    // Nothing folded after `all` yet: nothing to serve, and the projected tail is where the projector stands.
+    await checkpoints.advance(`ownership@${generation}`, all);
+    expect(await projected()).toEqual([]);
+    expect(await reader.projectedTail()).toEqual(all);
+
+    const page = await reader.readAfter(all, 2);
+    await checkpoints.advance(`ownership@${generation}`, page[1]!);
+    expect(await projected()).toEqual(['p1', 'p2']);
+    expect(await reader.projectedTail()).toEqual({ xid: page[1]!.xid, seq: page[1]!.seq });
+    // Another generation's checkpoint (a replay being built) moves nothing.
+    await checkpoints.advance(`ownership@${generation + 1}`, appended.position);
+    expect(await projected()).toEqual(['p1', 'p2']);
+    await checkpoints.advance(`ownership@${generation}`, appended.position);
+    expect(await projected()).toEqual(rv);
   });
 });

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { decodeBody, type Body, type BodyEncoding } from '../ingest/body.util.js';
-import type { EventPosition } from './event-position.js';
+import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
+import { START_POSITION, type EventPosition } from './event-position.js';
 import { readBlobTexts } from './blob-texts.js';
 
 /** One event as read from the log. Hashes are hex; the managedFields can be resolved through {@link EventReader.managedFieldsOf}. */
@@ -39,6 +40,12 @@ interface Row {
   observed_at: Date; mf: string; managed_fields_times: (string | null)[]; body_encoding: BodyEncoding;
 }
 
+/**
+ * SQL: the checkpoint of the ownership projection that queries read, as `(last_xid, last_seq)`: every
+ * event at or before it is answered by the API; no row (nothing projected yet) compares as NULL.
+ */
+const PROJECTED_UP_TO = `(SELECT last_xid, last_seq FROM projection_checkpoints WHERE projection = 'ownership@' || ${ACTIVE_GENERATION})`;
+
 const toEvent = (r: Row): StoredEvent => ({
   seq: r.seq, xid: r.xid, objectId: r.object_id, cluster: r.cluster, group: r.api_group, version: r.version, uid: r.uid, kind: r.kind, namespace: r.namespace, name: r.name,
   resourceVersion: r.resource_version, apiVersion: r.api_version, eventType: r.event_type, source: r.source,
@@ -65,6 +72,24 @@ export class EventReader {
     return rows.map(toEvent);
   }
 
+  /**
+   * {@link readAfter}, up to the checkpoint of the projection that queries read: only events every
+   * read endpoint already answers (what the API's event list and streams serve, so a client that
+   * reloads an answer on an event sees that event in it). The checkpoint only passes final events, so
+   * the ceiling never lets a late commit be skipped.
+   */
+  async readProjectedAfter(position: EventPosition, limit: number): Promise<StoredEvent[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `${SELECT_EVENT}
+       WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint)
+         AND (e.xid, e.seq) <= ${PROJECTED_UP_TO}
+       ORDER BY e.xid, e.seq
+       LIMIT $3`,
+      [position.xid, position.seq, limit],
+    );
+    return rows.map(toEvent);
+  }
+
   /** The position of the event with sequence `seq`, or null if there is none. */
   async positionOf(seq: string): Promise<EventPosition | null> {
     const rows: { xid: string }[] = await this.dataSource.query(`SELECT xid::text AS xid FROM events WHERE seq = $1::bigint`, [seq]);
@@ -79,6 +104,14 @@ export class EventReader {
        WHERE e.xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY e.xid DESC, e.seq DESC LIMIT 1`,
     );
     return rows[0] ?? { xid: '0', seq: '0' };
+  }
+
+  /** The position after the last event {@link readProjectedAfter} can return now. */
+  async projectedTail(): Promise<EventPosition> {
+    const rows: { xid: string; seq: string }[] = await this.dataSource.query(
+      `SELECT last_xid::text AS xid, last_seq::text AS seq FROM projection_checkpoints WHERE projection = 'ownership@' || ${ACTIVE_GENERATION}`,
+    );
+    return rows[0] ?? START_POSITION;
   }
 
   /** Every event of one object (stream `cluster:uid`), oldest first. */
