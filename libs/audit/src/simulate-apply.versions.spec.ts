@@ -62,5 +62,10 @@ describe('simulateApply with managers at other API versions', () => {
     const managers = r.result!.managedFields.map((e) => `${e.manager} ${e.apiVersion}`);
     expect(managers).not.toContain('old-tool autoscaling/v2beta2');
     expect(managers).toContain('gitops autoscaling/v2');
+    // legacy-ci keeps the fields it shares with gitops (same values), not the one it lost, still recorded at its own version.
+    const legacy = r.result!.managedFields.find((e) => e.manager === 'legacy-ci');
+    expect(legacy?.apiVersion).toBe('autoscaling/v1');
+    expect(JSON.stringify(legacy?.fieldsV1)).not.toContain('f:targetCPUUtilizationPercentage');
+    expect(legacy?.fieldsV1).toMatchObject({ 'f:spec': { 'f:maxReplicas': {} } });
   });
 });
