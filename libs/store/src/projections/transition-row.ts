@@ -1,12 +1,31 @@
-import type { FieldTransition } from '../../../audit/src/index.js';
+import type { FieldTransition, ManagerRef } from '../../../audit/src/index.js';
 
 /** The part of a transition not kept in its own columns of `field_transitions` (the `transition` json). */
 type TransitionRest = Pick<FieldTransition, 'apiVersion' | 'from' | 'owners' | 'valueChanged' | 'reconstructed' | 'notes'>;
 
+/**
+ * The `transition` json as stored: a key whose value is the usual one is left out (`from` and
+ * `notes` empty, `reconstructed` false, `owners` exactly the actor alone, which most transitions
+ * are: a manager that starts owning a field nobody else owns). Rows written before hold every key.
+ */
+type StoredRest = Pick<TransitionRest, 'apiVersion' | 'valueChanged'> & Partial<TransitionRest>;
+
 /** A `field_transitions` row as read back (`seq` as text, `at` as a Date). */
 export interface TransitionRow {
   object_id: string; seq: string; ordinal: number; at: Date; type: FieldTransition['type']; path: string; fields_v1_path: string;
-  manager: string | null; operation: FieldTransition['operation']; subresource: string | null; transition: TransitionRest;
+  manager: string | null; operation: FieldTransition['operation']; subresource: string | null; transition: StoredRest;
+}
+
+/** The acting manager as an owner (`ManagerRef` key order), where the transition names one. */
+function actor(t: Pick<FieldTransition, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): ManagerRef | null {
+  if (t.manager === null || t.operation === null || t.apiVersion === null || t.subresource === null) return null;
+  return { manager: t.manager, operation: t.operation, apiVersion: t.apiVersion, subresource: t.subresource };
+}
+
+/** Whether the owners are the actor alone, as JSON (so reading rebuilds them byte for byte). */
+function ownedByActorAlone(t: FieldTransition): boolean {
+  const a = actor(t);
+  return a !== null && t.owners.length === 1 && JSON.stringify(t.owners[0]) === JSON.stringify(a);
 }
 
 /**
@@ -14,7 +33,14 @@ export interface TransitionRow {
  * forms, manager, …: every first observation writes a transition per owned path, so rows count).
  */
 export function transitionRow(t: FieldTransition, ordinal: number): Record<string, unknown> {
-  const rest: TransitionRest = { apiVersion: t.apiVersion, from: t.from, owners: t.owners, valueChanged: t.valueChanged, reconstructed: t.reconstructed, notes: t.notes };
+  const rest: StoredRest = {
+    apiVersion: t.apiVersion,
+    ...(t.from.length > 0 && { from: t.from }),
+    ...(!ownedByActorAlone(t) && { owners: t.owners }),
+    valueChanged: t.valueChanged,
+    ...(t.reconstructed && { reconstructed: true }),
+    ...(t.notes.length > 0 && { notes: t.notes }),
+  };
   return {
     object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: t.path, fields_v1_path: t.fieldsV1Path,
     manager: t.manager, operation: t.operation, subresource: t.subresource, transition: rest,
@@ -24,9 +50,11 @@ export function transitionRow(t: FieldTransition, ordinal: number): Record<strin
 /** The transition of a row (keys in `FieldTransition` order; `at` as the projector wrote it, an ISO time). */
 export function transitionFromRow(r: TransitionRow): FieldTransition {
   const rest = r.transition;
+  const t = { manager: r.manager, operation: r.operation, subresource: r.subresource, apiVersion: rest.apiVersion };
+  const owner = actor(t);
   return {
     seq: r.seq, at: r.at.toISOString(), objectId: r.object_id, type: r.type, path: r.path, fieldsV1Path: r.fields_v1_path,
     manager: r.manager, operation: r.operation, subresource: r.subresource, apiVersion: rest.apiVersion,
-    from: rest.from, owners: rest.owners, valueChanged: rest.valueChanged, reconstructed: rest.reconstructed, notes: rest.notes,
+    from: rest.from ?? [], owners: rest.owners ?? (owner ? [owner] : []), valueChanged: rest.valueChanged, reconstructed: rest.reconstructed ?? false, notes: rest.notes ?? [],
   };
 }

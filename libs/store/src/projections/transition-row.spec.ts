@@ -1,0 +1,45 @@
+import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from '../../../audit/src/index.js';
+import { caseEvents, caseNames } from '../../../audit/src/testing/conformance-events.js';
+import { transitionFromRow, transitionRow, type TransitionRow } from './transition-row.js';
+
+/** A row as Postgres gives it back: through JSON, `seq` as text, `at` a Date. */
+const readBack = (t: FieldTransition): TransitionRow => {
+  const row = JSON.parse(JSON.stringify(transitionRow(t, 0))) as TransitionRow & { at: string };
+  return { ...row, at: new Date(row.at) };
+};
+
+/** What reading gives for `t`: its time as the timestamptz column returns it (the rest unchanged). */
+const asRead = (t: FieldTransition): string => JSON.stringify({ ...t, at: new Date(t.at).toISOString() });
+
+describe('field_transitions rows', () => {
+  const all: FieldTransition[] = [];
+  for (const name of caseNames()) {
+    const { events, resolver } = caseEvents(name);
+    let state: ObjectOwnershipState | undefined;
+    for (const e of events) {
+      const r = evolveObjectOwnership(state, e, resolver);
+      all.push(...r.transitions);
+      state = r.state;
+    }
+  }
+
+  it('reads back every transition of every recorded case as the fold made it, JSON text for JSON text', () => {
+    expect(all.length).toBeGreaterThan(100);
+    for (const t of all) expect(JSON.stringify(transitionFromRow(readBack(t)))).toBe(asRead(t));
+  });
+
+  it('leaves out what is usual: no losers, the actor the only owner, not reconstructed, no notes', () => {
+    const plain = all.find((t) => t.from.length === 0 && t.notes.length === 0 && !t.reconstructed && t.owners.length === 1 && t.manager === t.owners[0]!.manager);
+    expect(plain).toBeDefined();
+    expect(transitionRow(plain!, 0)['transition']).toEqual({ apiVersion: plain!.apiVersion, valueChanged: plain!.valueChanged });
+    const shared = all.find((t) => t.owners.length > 1 && t.from.length > 0);
+    expect(shared).toBeDefined();
+    expect(Object.keys(transitionRow(shared!, 0)['transition'] as object)).toEqual(expect.arrayContaining(['from', 'owners']));
+  });
+
+  it('reads rows written with every key, as before', () => {
+    const t = all.find((x) => x.owners.length === 1)!;
+    const row = { ...readBack(t), transition: { apiVersion: t.apiVersion, from: t.from, owners: t.owners, valueChanged: t.valueChanged, reconstructed: t.reconstructed, notes: t.notes } };
+    expect(JSON.stringify(transitionFromRow(row))).toBe(asRead(t));
+  });
+});
