@@ -1,7 +1,7 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '../../../libs/common/src/index.js';
-import { EventReader, EventTail } from '../../../libs/store/src/index.js';
+import { EventReader, EventTail, ProjectedEventLog } from '../../../libs/store/src/index.js';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AccessLogMiddleware } from './access-log.middleware.js';
 import { AuthenticationGuard } from './authentication.guard.js';
@@ -44,15 +44,13 @@ import { WebUiModule } from './web-ui.module.js';
     OwnershipApiService,
     EventStreamService,
     StreamSlots,
+    { provide: ProjectedEventLog, inject: [EventReader], useFactory: (reader: EventReader) => new ProjectedEventLog(reader) },
     {
       provide: EventTail,
-      inject: [EventReader, LOGGER],
+      inject: [ProjectedEventLog, LOGGER],
       // The streams serve an event once it is projected: a client that reloads an answer on an event sees it there.
-      useFactory: (reader: EventReader, logger: Logger) =>
-        new EventTail(
-          { readAfter: (from, limit) => reader.readProjectedAfter(from, limit), tail: () => reader.projectedTail() },
-          { pollMs: 500, onError: (err: unknown) => logger.warn({ err }, 'event stream tail: read failed, retrying') },
-        ),
+      useFactory: (log: ProjectedEventLog, logger: Logger) =>
+        new EventTail(log, { pollMs: 500, onError: (err: unknown) => logger.warn({ err }, 'event stream tail: read failed, retrying') }),
     },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type MessageEvent, type OnModuleDestroy } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { EventReader, EventTail, StoreQueryError, type EventPosition, type StoredEvent, type TailSubscription } from '../../../libs/store/src/index.js';
+import { EventReader, EventTail, ProjectedEventLog, StoreQueryError, type EventPosition, type StoredEvent, type TailSubscription } from '../../../libs/store/src/index.js';
 import type { EventResponseDto, ListEventsResponseDto } from './events.dto.js';
 import { StreamSlots } from './stream-slots.service.js';
 import { ObjectVisibility } from './object-visibility.service.js';
@@ -28,6 +28,7 @@ export class EventStreamService implements OnModuleDestroy {
 
   constructor(
     @Inject(EventReader) private readonly reader: EventReader,
+    @Inject(ProjectedEventLog) private readonly log: ProjectedEventLog,
     @Inject(EventTail) private readonly tail: EventTail,
     @Inject(StreamSlots) private readonly slots: StreamSlots,
     @Inject(ObjectVisibility) private readonly visibility: ObjectVisibility,
@@ -39,7 +40,7 @@ export class EventStreamService implements OnModuleDestroy {
    */
   async list(since: string, limit: number, caller: Caller, cluster?: string): Promise<ListEventsResponseDto> {
     const from = await this.position(since);
-    const events = await this.reader.readProjectedAfter(from, limit);
+    const events = await this.log.readAfter(from, limit);
     const last = events[events.length - 1];
     return { items: (await this.shown(events, caller, cluster)).map(eventItem), nextCursor: cursorOf(last ?? from) };
   }

@@ -41,7 +41,7 @@ const OWNER_KEYS = 'manager,operation,apiVersion,subresource,since,sinceFirstObs
 function storedOwner(o: FieldOwner): StoredOwner | FieldOwner {
   const exact =
     Object.keys(o).join(',') === OWNER_KEYS && Object.keys(o.since).join(',') === 'seq,at' &&
-    typeof o.manager === 'string' && typeof o.apiVersion === 'string' && typeof o.subresource === 'string' &&
+    typeof o.manager === 'string' && (o.operation === 'Apply' || o.operation === 'Update') && typeof o.apiVersion === 'string' && typeof o.subresource === 'string' &&
     typeof o.since.seq === 'string' && typeof o.since.at === 'string' && typeof o.sinceFirstObservation === 'boolean';
   return exact ? [o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation] : o;
 }

@@ -2,6 +2,7 @@ export { openDatabase, migrate, createDataSource, WRITER_APPLICATION_NAME, READE
 export { inTransaction } from './database/transaction.util.js';
 export { EventAppender, type AppendResult, type AffectedObject } from './events/event-appender.js';
 export { EventReader, type StoredEvent } from './events/event-reader.js';
+export { ProjectedEventLog } from './events/projected-event-log.js';
 export { CheckpointRepository } from './events/checkpoint.repository.js';
 export { LiveObjectsRepository, type LiveObject } from './watch/live-objects.repository.js';
 export { WatchPositionRepository, type StoredWatchPositions } from './watch/watch-position.repository.js';

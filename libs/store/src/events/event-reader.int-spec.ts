@@ -4,6 +4,7 @@ import { createDataSource } from '../database/database.js';
 import { EventReader } from './event-reader.js';
 import { START_POSITION, type EventPosition } from './event-position.js';
 import { CheckpointRepository } from './checkpoint.repository.js';
+import { ProjectedEventLog } from './projected-event-log.js';
 
 /** Inserts one bare event for `objectId` inside the caller's transaction; returns its seq. */
 async function insertEvent(q: QueryRunner, objectId: string, rv: string): Promise<string> {
@@ -137,7 +138,7 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     expect(new Set(seen).size).toBe(100);
   });
 
-  it('readProjectedAfter serves only what the active ownership generation has folded', async () => {
+  it('the projected log serves only what the active ownership generation has folded, and its end never moves back', async () => {
     const all = (await drain(START_POSITION)).position;
     const q = await begin(ds);
     const rv = ['p1', 'p2', 'p3'];
@@ -148,21 +149,32 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     expect(appended.seen).toEqual(rv);
     const generation = Number((await ds.query(`SELECT active FROM projection_generations WHERE projection = 'ownership'`))[0].active);
     const checkpoints = new CheckpointRepository(ds);
-    const projected = async () => (await reader.readProjectedAfter(all, 10)).map((e) => e.resourceVersion);
+    const log = new ProjectedEventLog(reader);
+    const served = async (from = all) => (await log.readAfter(from, 10)).map((e) => e.resourceVersion);
 
-    // Nothing folded after `all` yet: nothing to serve, and the projected tail is where the projector stands.
+    // Nothing folded after `all` yet: nothing to serve, and the end is where the projector stands.
     await checkpoints.advance(`ownership@${generation}`, all);
-    expect(await projected()).toEqual([]);
-    expect(await reader.projectedTail()).toEqual(all);
+    expect(await served()).toEqual([]);
+    expect(await log.tail()).toEqual(all);
+    expect(await reader.projectedPosition()).toEqual(all);
 
     const page = await reader.readAfter(all, 2);
-    await checkpoints.advance(`ownership@${generation}`, page[1]!);
-    expect(await projected()).toEqual(['p1', 'p2']);
-    expect(await reader.projectedTail()).toEqual({ xid: page[1]!.xid, seq: page[1]!.seq });
+    const second = { xid: page[1]!.xid, seq: page[1]!.seq };
+    await checkpoints.advance(`ownership@${generation}`, second);
+    expect(await served()).toEqual(['p1', 'p2']);
+    expect(await log.tail()).toEqual(second);
     // Another generation's checkpoint (a replay being built) moves nothing.
     await checkpoints.advance(`ownership@${generation + 1}`, appended.position);
-    expect(await projected()).toEqual(['p1', 'p2']);
+    expect(await served()).toEqual(['p1', 'p2']);
+
+    // The checkpoint goes back (projections rebuilt): what was served stays served; a fresh log starts from the checkpoint.
+    await ds.query(`UPDATE projection_checkpoints SET last_xid = $2::xid8, last_seq = $3::bigint WHERE projection = $1`, [`ownership@${generation}`, all.xid, all.seq]);
+    expect(await served()).toEqual(['p1', 'p2']);
+    expect(await log.tail()).toEqual(second);
+    expect(await new ProjectedEventLog(reader).tail()).toEqual(all);
+
     await checkpoints.advance(`ownership@${generation}`, appended.position);
-    expect(await projected()).toEqual(rv);
+    expect(await served()).toEqual(rv);
+    expect(await served(second)).toEqual(['p3']);
   });
 });

@@ -40,11 +40,8 @@ interface Row {
   observed_at: Date; mf: string; managed_fields_times: (string | null)[]; body_encoding: BodyEncoding;
 }
 
-/**
- * SQL: the checkpoint of the ownership projection that queries read, as `(last_xid, last_seq)`: every
- * event at or before it is answered by the API; no row (nothing projected yet) compares as NULL.
- */
-const PROJECTED_UP_TO = `(SELECT last_xid, last_seq FROM projection_checkpoints WHERE projection = 'ownership@' || ${ACTIVE_GENERATION})`;
+/** SQL: the checkpoint of the ownership projection that queries read (no row: nothing projected yet). */
+const ACTIVE_CHECKPOINT = `SELECT last_xid::text AS xid, last_seq::text AS seq FROM projection_checkpoints WHERE projection = 'ownership@' || ${ACTIVE_GENERATION}`;
 
 const toEvent = (r: Row): StoredEvent => ({
   seq: r.seq, xid: r.xid, objectId: r.object_id, cluster: r.cluster, group: r.api_group, version: r.version, uid: r.uid, kind: r.kind, namespace: r.namespace, name: r.name,
@@ -73,19 +70,17 @@ export class EventReader {
   }
 
   /**
-   * {@link readAfter}, up to the checkpoint of the projection that queries read: only events every
-   * read endpoint already answers (what the API's event list and streams serve, so a client that
-   * reloads an answer on an event sees that event in it). The checkpoint only passes final events, so
-   * the ceiling never lets a late commit be skipped.
+   * {@link readAfter}, up to `ceiling` (inclusive): a position every event at or before which is
+   * final, such as a projection checkpoint (see {@link ProjectedEventLog}).
    */
-  async readProjectedAfter(position: EventPosition, limit: number): Promise<StoredEvent[]> {
+  async readUpTo(position: EventPosition, ceiling: EventPosition, limit: number): Promise<StoredEvent[]> {
     const rows: Row[] = await this.dataSource.query(
       `${SELECT_EVENT}
        WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint)
-         AND (e.xid, e.seq) <= ${PROJECTED_UP_TO}
+         AND (e.xid, e.seq) <= ($3::xid8, $4::bigint)
        ORDER BY e.xid, e.seq
-       LIMIT $3`,
-      [position.xid, position.seq, limit],
+       LIMIT $5`,
+      [position.xid, position.seq, ceiling.xid, ceiling.seq, limit],
     );
     return rows.map(toEvent);
   }
@@ -106,11 +101,13 @@ export class EventReader {
     return rows[0] ?? { xid: '0', seq: '0' };
   }
 
-  /** The position after the last event {@link readProjectedAfter} can return now. */
-  async projectedTail(): Promise<EventPosition> {
-    const rows: { xid: string; seq: string }[] = await this.dataSource.query(
-      `SELECT last_xid::text AS xid, last_seq::text AS seq FROM projection_checkpoints WHERE projection = 'ownership@' || ${ACTIVE_GENERATION}`,
-    );
+  /**
+   * The position of the last event the ownership projection that queries read has folded (its
+   * checkpoint; the start of the log before anything is projected). The checkpoint only passes final
+   * events: no event at or before it can commit later.
+   */
+  async projectedPosition(): Promise<EventPosition> {
+    const rows: { xid: string; seq: string }[] = await this.dataSource.query(ACTIVE_CHECKPOINT);
     return rows[0] ?? START_POSITION;
   }
 

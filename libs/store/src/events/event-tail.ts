@@ -49,7 +49,9 @@ export function comparePositions(a: EventPosition, b: EventPosition): number {
  * once its position is at or past the tail's. Every reader walking `readAfter` sees the same
  * sequence (everything before a returned event is final: its xid was below the oldest open
  * transaction), so joining at position `s` with the tail at `t <= s` and dropping the tail's events
- * up to `s` neither skips nor repeats one.
+ * up to `s` neither skips nor repeats one. (The reader's end must only move forward: a stretch read
+ * as empty must stay empty. The raw log's end, the oldest open transaction, does; for the projected
+ * log, {@link ProjectedEventLog} makes it so.)
  */
 export class EventTail {
   private readonly pollMs: number;

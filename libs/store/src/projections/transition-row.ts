@@ -52,9 +52,11 @@ export function transitionFromRow(r: TransitionRow): FieldTransition {
   const rest = r.transition;
   const t = { manager: r.manager, operation: r.operation, subresource: r.subresource, apiVersion: rest.apiVersion };
   const owner = actor(t);
+  // Owners are left out only where the row names the actor: one that names none cannot have been written so.
+  if (rest.owners === undefined && owner === null) throw new Error(`field_transitions row ${r.object_id}/${r.seq}/${r.ordinal} has no owners and names no actor`);
   return {
     seq: r.seq, at: r.at.toISOString(), objectId: r.object_id, type: r.type, path: r.path, fieldsV1Path: r.fields_v1_path,
     manager: r.manager, operation: r.operation, subresource: r.subresource, apiVersion: rest.apiVersion,
-    from: rest.from ?? [], owners: rest.owners ?? (owner ? [owner] : []), valueChanged: rest.valueChanged, reconstructed: rest.reconstructed ?? false, notes: rest.notes ?? [],
+    from: rest.from ?? [], owners: rest.owners ?? [owner!], valueChanged: rest.valueChanged, reconstructed: rest.reconstructed ?? false, notes: rest.notes ?? [],
   };
 }
