@@ -31,9 +31,8 @@ type StoredField = readonly [number, ...(string | number)[]] | readonly [readonl
 /** An ownership state with its fields encoded; its schema is stored beside it (a column of its own). */
 export type EncodedOwnershipState = Omit<ObjectOwnershipState, 'fields' | 'schema'> & { readonly fields: EncodedOwnedFields };
 
-function ownerKey(o: FieldOwner): string {
-  return JSON.stringify([o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation]);
-}
+/** An owner's values in stored order: its stored form, and (as JSON) the key that finds it once. */
+const ownerValues = (o: FieldOwner): StoredOwner => [o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation];
 
 const OWNER_KEYS = 'manager,operation,apiVersion,subresource,since,sinceFirstObservation';
 
@@ -43,7 +42,7 @@ function storedOwner(o: FieldOwner): StoredOwner | FieldOwner {
     Object.keys(o).join(',') === OWNER_KEYS && Object.keys(o.since).join(',') === 'seq,at' &&
     typeof o.manager === 'string' && (o.operation === 'Apply' || o.operation === 'Update') && typeof o.apiVersion === 'string' && typeof o.subresource === 'string' &&
     typeof o.since.seq === 'string' && typeof o.since.at === 'string' && typeof o.sinceFirstObservation === 'boolean';
-  return exact ? [o.manager, o.operation, o.apiVersion, o.subresource, o.since.seq, o.since.at, o.sinceFirstObservation] : o;
+  return exact ? ownerValues(o) : o;
 }
 
 function ownerOf(stored: StoredOwner | FieldOwner): FieldOwner {
@@ -67,7 +66,7 @@ export function encodeOwnedFields(fields: readonly OwnedField[]): EncodedOwnedFi
     const refs = f.owners.map((o) => {
       let i = byObject.get(o);
       if (i !== undefined) return i;
-      const k = ownerKey(o);
+      const k = JSON.stringify(ownerValues(o));
       i = index.get(k);
       if (i === undefined) {
         i = owners.length;

@@ -1,5 +1,4 @@
-import type { EventPosition } from './event-position.js';
-import { START_POSITION } from './event-position.js';
+import { START_POSITION, type EventPosition } from './event-position.js';
 import type { EventReader, StoredEvent } from './event-reader.js';
 import { comparePositions, type EventLogReader } from './event-tail.js';
 
