@@ -40,6 +40,11 @@ export class IngestProcessor implements QueueProcessor {
     this.metrics.observations.inc({ outcome: 'unchanged' }, r.unchanged);
     this.metrics.observations.inc({ outcome: 'duplicate' }, r.duplicate);
     for (const lag of r.lagsSeconds) this.metrics.ingestLagSeconds.observe(lag);
+    if (r.projection) {
+      this.metrics.projectedAtAppend.inc({ outcome: 'folded' }, r.projection.folded);
+      this.metrics.projectedAtAppend.inc({ outcome: 'left' }, r.projection.left);
+      if (r.projection.error) this.logger.warn({ err: r.projection.error, jobId: job.id, queue: job.queue }, 'folding the batch as it was stored failed: the projector folds its events');
+    }
     this.metrics.jobs.inc({ queue: this.queue, outcome: 'done' });
     // Asked for even when everything was a duplicate: a crash may have hit between commit and this line.
     const objects = [...new Map(observations.map((o) => [`${o.cluster}/${o.object.metadata.uid}`, { cluster: o.cluster, uid: o.object.metadata.uid }])).values()];
@@ -50,7 +55,7 @@ export class IngestProcessor implements QueueProcessor {
   /** One transaction per observation, in order; a permanent failure becomes a dead letter. */
   private async appendEach(job: ReceivedJob, observations: readonly Observation[], batchError: unknown): Promise<AppendResult> {
     this.logger.warn({ err: batchError, jobId: job.id, queue: job.queue, observations: observations.length }, 'ingest batch failed for good: storing its observations one by one');
-    const total = { stored: 0, unchanged: 0, duplicate: 0, objects: [] as AppendResult['objects'][number][], lagsSeconds: [] as number[] };
+    const total = { stored: 0, unchanged: 0, duplicate: 0, objects: [] as AppendResult['objects'][number][], lagsSeconds: [] as number[], projection: null };
     for (const o of observations) {
       try {
         const r = await this.appender.append([o]);

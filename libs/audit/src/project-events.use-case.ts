@@ -18,6 +18,11 @@ export interface ProjectedBatch {
   readonly managerIndex: readonly ManagerIndexChange[];
   /** The highest sequence of the batch: every event up to it is fully applied once this batch is saved. */
   readonly checkpoint: string | null;
+  /**
+   * For every state in `states`, the `lastSeq` of the stored state it was folded from (`null`: none
+   * was stored). A store that others write too saves a state only over that one (compare and set).
+   */
+  readonly foldedFrom: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -78,7 +83,8 @@ export class ProjectEventsUseCase {
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
     const managerIndex = changed.map((s) => managerIndexChange(loaded.get(s.objectId), s)).filter((c): c is ManagerIndexChange => c !== null);
-    await this.store.save({ states: changed, transitions, versions, managerIndex, checkpoint });
+    const foldedFrom = new Map(changed.map((s) => [s.objectId, loaded.get(s.objectId)?.lastSeq ?? null]));
+    await this.store.save({ states: changed, transitions, versions, managerIndex, checkpoint, foldedFrom });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

@@ -17,9 +17,15 @@ export interface ProjectedSchemaGroup {
  * one, a cluster's built-in schema differs from the bundled one, a CRD changed).
  */
 export function staleSchemaGroups(groups: readonly ProjectedSchemaGroup[], resolver: SchemaResolver): ProjectedSchemaGroup[] {
-  return groups.filter((g) => {
-    const apiVersion = apiVersionOf(g.group, g.version);
-    const recorded = g.digest ?? defaultSchemaResolver(apiVersion, g.kind, g.cluster).digest;
-    return recorded !== resolver(apiVersion, g.kind, g.cluster).digest;
-  });
+  return groups.filter((g) => !foldedWithChosenSchema(g, resolver));
+}
+
+/** What a stored state says of the kind it was folded for and with which schema (`digest`: `null` before schemas were recorded). */
+export type FoldedKind = Pick<ProjectedSchemaGroup, 'cluster' | 'group' | 'version' | 'kind' | 'digest'>;
+
+/** The state (or group of states) was folded with the schema `resolver` chooses now for its kind. */
+export function foldedWithChosenSchema(s: FoldedKind, resolver: SchemaResolver): boolean {
+  const apiVersion = apiVersionOf(s.group, s.version);
+  const recorded = s.digest ?? defaultSchemaResolver(apiVersion, s.kind, s.cluster).digest;
+  return recorded === resolver(apiVersion, s.kind, s.cluster).digest;
 }

@@ -66,6 +66,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Objects of an ingest batch whose new events were folded in the batch's transaction, or left to the log walk. */
+  readonly projectedAtAppend = new Counter({
+    name: 'ssa_audit_projected_at_append_objects_total',
+    help: 'Objects whose new events an ingest batch folded into the projections as it stored them (folded), or left to the projector (left)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly projectionLagEvents = new Gauge({
     name: 'ssa_audit_projection_lag_events',
     help: 'Committed events not yet folded into the ownership projections (measured after each projector run)',

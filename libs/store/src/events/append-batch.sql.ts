@@ -60,7 +60,8 @@ FROM tips t LEFT JOIN (SELECT object_id, array_agg(resource_version) AS fresh FR
  * Writes the batch: new blobs, the events (sequence values drawn in row order), one update per
  * existing object (identity and times; for objects with new events the tip, whose last_seq is the
  * object's highest new seq and whose snapshot_hash names the blob of its last full body) and one
- * insert per new object, its tip included (one row version). Returns, per object with new events, that seq.
+ * insert per new object, its tip included (one row version). Returns every new event's object id,
+ * resourceVersion, seq and observation time as stored (what the projections fold).
  *
  * Blobs $1 hashes (packed), $2 bytes (packed), $3 starts, $4 lengths. Events $5 object ids,
  * $6 resourceVersions, $7 api versions, $8 types, $9 sources, $10 observed at, $11 managedFields list
@@ -85,7 +86,7 @@ WITH b AS (
   FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::jsonb[], $15::text[])
     WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, ord)
   ORDER BY ord
-  RETURNING object_id, seq
+  RETURNING object_id, seq, resource_version, observed_at
 ), m AS (
   SELECT object_id, max(seq) AS seq FROM e GROUP BY object_id
 ), u AS (
@@ -117,4 +118,4 @@ WITH b AS (
   WHERE u.created
   ORDER BY u.i
 )
-SELECT object_id, seq FROM m`;
+SELECT object_id, seq, resource_version, observed_at FROM e`;

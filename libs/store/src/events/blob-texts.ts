@@ -1,7 +1,4 @@
-/** What runs a statement: a data source, or a query runner inside a transaction. */
-interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<unknown>;
-}
+import type { Queryable } from '../database/queryable.js';
 
 /**
  * The texts of the blobs with these hashes (hex), by hash, in one statement; a hash with no

@@ -2,10 +2,12 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import type { KeyObject } from 'node:crypto';
 import { resolveSensitiveHashKey, type CaptureConfig } from '../../../config/src/index.js';
 import { errorCodeOf, type Observation, type WatchCheckpoint } from '../../../common/src/index.js';
-import { decideAppend, nextTip, type ObjectTip } from '../../../audit/src/index.js';
+import { compareSeq, decideAppend, seqString, nextTip, type ObjectTip, type ObservedEvent, type SchemaResolver } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
-import { encodeBody, type Body } from '../ingest/body.util.js';
+import { decodeBodyChain, encodeBody, type Body } from '../ingest/body.util.js';
+import { AppendTimeProjection, type AppendTimeProjectionResult } from '../projections/append-time-projection.js';
+import { managedFieldsEntry, observedEventOf, rebuildObject } from './observed-event.loader.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
 import { packBytes } from '../ingest/packed-bytes.util.js';
 import { readBlobTexts } from './blob-texts.js';
@@ -32,6 +34,8 @@ export interface AppendResult {
   readonly objects: readonly AffectedObject[];
   /** Seconds from observation to commit, one per new observation. */
   readonly lagsSeconds: readonly number[];
+  /** What folding the stored events in the append's transaction did (`null`: nothing was stored, or appends do not fold). */
+  readonly projection: AppendTimeProjectionResult | null;
 }
 
 interface Tip {
@@ -41,9 +45,12 @@ interface Tip {
   lastSeq: string | null;
   fieldsHash: Buffer | null;
   valuesHash: Buffer | null;
-  /** The object's last full body, which patches are made against, and the hash of its blob. */
+  /** The object's last full body, which patches are made against, its JSON as stored and the hash of its blob. */
   snapshot: Body | null;
+  snapshotJson: string | null;
   snapshotHash: Buffer | null;
+  /** The object's newest stored event before this batch. */
+  readonly previousSeq: string | null;
   sinceSnapshot: number;
   deletedAt: Date | null;
   touched: boolean;
@@ -59,7 +66,46 @@ interface EventRow {
   readonly tip: Tip;
   readonly p: PreparedObservation;
   readonly bodyHash: Buffer;
-  readonly bodyEncoding: string;
+  readonly bodyEncoding: 'full' | 'snapshot-patch';
+  readonly bodyJson: string;
+  /** The snapshot a patch was made against. */
+  readonly snapshotJson: string | null;
+}
+
+/** A stored event as the write returns it. */
+interface WrittenEvent {
+  readonly object_id: string;
+  readonly seq: string;
+  readonly resource_version: string;
+  readonly observed_at: Date;
+}
+
+/**
+ * The events the write stored, as the projections fold them: byte for byte what the log walk's
+ * loader rebuilds from the stored rows (bodies decoded from the stored JSON, managedFields from the
+ * entry blobs and times, seq and time as Postgres returned them), in seq order.
+ */
+function observedEvents(rows: readonly EventRow[], written: readonly WrittenEvent[]): ObservedEvent[] {
+  const stored = new Map(written.map((w) => [`${w.object_id}\u0000${w.resource_version}`, w]));
+  const events = rows.map((r) => {
+    const w = stored.get(`${r.tip.objectId}\u0000${r.p.observation.object.metadata.resourceVersion}`)!;
+    const body =
+      r.bodyEncoding === 'full'
+        ? (JSON.parse(r.bodyJson) as Body)
+        : decodeBodyChain([{ encoding: 'full', json: r.snapshotJson! }, { encoding: 'snapshot-patch', json: r.bodyJson }], (i) => i === 1)[1]!;
+    const mf = r.p.managedFields;
+    const managedFields = mf.entries.map((b, i) => managedFieldsEntry(JSON.parse(b.json) as Record<string, unknown>, mf.times[i] ?? null));
+    const o = r.p.observation;
+    const id = r.tip.identity;
+    return observedEventOf(
+      {
+        seq: String(w.seq), cluster: r.tip.cluster, uid: r.tip.uid, objectId: r.tip.objectId, group: id.group, version: id.apiVersion, kind: id.kind,
+        namespace: id.namespace, name: id.name, resourceVersion: o.object.metadata.resourceVersion, observedAt: w.observed_at, eventType: o.type, source: o.source,
+      },
+      rebuildObject(body, o.object.metadata.resourceVersion, managedFields),
+    );
+  });
+  return events.sort((a, b) => compareSeq(seqString(a.seq), seqString(b.seq)));
 }
 
 const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
@@ -89,6 +135,8 @@ export class EventAppender {
   constructor(
     private readonly dataSource: DataSource,
     private readonly capture: CaptureConfig,
+    /** Folds the stored events into the projections in the same transaction; `null`: the log walk folds every event. */
+    private readonly projection: AppendTimeProjection | null = new AppendTimeProjection(dataSource),
   ) {
     this.positions = new WatchPositionRepository(dataSource);
     this.hashKey = resolveSensitiveHashKey(capture.hashKey);
@@ -101,10 +149,11 @@ export class EventAppender {
   async append(observations: readonly Observation[], checkpoint?: WatchCheckpoint): Promise<AppendResult> {
     const prepared = observations.map((o) => prepareObservation(o, this.capture, this.hashKey));
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
+    const resolve = prepared.length > 0 && this.projection ? await this.projection.resolver() : null;
     const result = await inTransaction(
       this.dataSource,
       async (q) => {
-        const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [] };
+        const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds, resolve) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [], projection: null };
         if (checkpoint) await this.positions.write(q, checkpoint);
         return r;
       },
@@ -115,7 +164,7 @@ export class EventAppender {
     return { ...counts, lagsSeconds: newObservedAt.map((t) => (committed - t) / 1000) };
   }
 
-  private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>) {
+  private async appendIn(q: QueryRunner, prepared: readonly PreparedObservation[], clusterIds: Map<string, number>, resolve: SchemaResolver | null) {
     const { tips, fresh } = await this.lockObjects(q, prepared, clusterIds);
 
     let unchanged = 0;
@@ -141,13 +190,14 @@ export class EventAppender {
       for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
       blobs.set(p.managedFields.list.hash.toString('latin1'), p.managedFields.list);
       blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
-      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding });
+      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, snapshotJson: tip.snapshotJson });
       // encodeBody may still store a body whole (a patch that cannot carry it): the tip follows what was written.
       const next = nextTip(current, digest, encoded.encoding === 'full' ? 'full' : 'patch');
       tip.fieldsHash = p.managedFields.list.hash;
       tip.valuesHash = p.valuesHash;
       if (encoded.encoding === 'full') {
         tip.snapshot = p.body;
+        tip.snapshotJson = encoded.json;
         tip.snapshotHash = bodyBlob.hash;
       }
       tip.sinceSnapshot = next.eventsSinceSnapshot;
@@ -155,14 +205,19 @@ export class EventAppender {
       tip.touched = true;
     }
 
-    await this.write(q, [...blobs.values()], rows, [...tips.values()]);
+    const written = await this.write(q, [...blobs.values()], rows, [...tips.values()]);
     const touched = [...tips.values()].filter((t) => t.touched);
+    const projection =
+      this.projection && resolve
+        ? await this.projection.project(q, resolve, () => observedEvents(rows, written), new Map(touched.map((t) => [t.objectId, t.previousSeq])))
+        : null;
     return {
       stored: rows.length,
       unchanged,
       duplicate: prepared.length - newObservedAt.length,
       objects: touched.map((t) => ({ objectId: t.objectId, cluster: t.cluster, uid: t.uid, lastSeq: t.lastSeq! })),
       newObservedAt,
+      projection,
     };
   }
 
@@ -228,7 +283,7 @@ export class EventAppender {
       const objectId = String(r.id);
       tips.set(k, {
         objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-        valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotHash: r.snapshot_hash,
+        valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotJson: r.snapshot, snapshotHash: r.snapshot_hash, previousSeq: r.last_seq,
         sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false, created: r.created,
         identity: {
           clusterId: r.cluster_id, group: o.resource.group, apiVersion: o.resource.version, kind: o.resource.kind, resource: o.resource.resource,
@@ -253,15 +308,17 @@ export class EventAppender {
     const texts = await readBlobTexts(q, missing.map((t) => t.snapshotHash!.toString('hex')));
     for (const t of missing) {
       const json = texts.get(t.snapshotHash!.toString('hex'));
-      if (json !== undefined) t.snapshot = JSON.parse(json) as Body;
+      if (json === undefined) continue;
+      t.snapshot = JSON.parse(json) as Body;
+      t.snapshotJson = json;
     }
   }
 
-  /** Blobs, events and tips in one statement; sets each touched tip's lastSeq. */
-  private async write(q: QueryRunner, blobs: Blob[], rows: readonly EventRow[], tips: readonly Tip[]): Promise<void> {
+  /** Blobs, events and tips in one statement; sets each touched tip's lastSeq; returns the events as stored. */
+  private async write(q: QueryRunner, blobs: Blob[], rows: readonly EventRow[], tips: readonly Tip[]): Promise<WrittenEvent[]> {
     blobs.sort((a, b) => a.hash.compare(b.hash));
     const blobBytes = packBytes(blobs.map((b) => b.json));
-    const seqs: { object_id: string; seq: string }[] = await q.query(WRITE_BATCH, [
+    const written: WrittenEvent[] = await q.query(WRITE_BATCH, [
       Buffer.concat(blobs.map((b) => b.hash)),
       blobBytes.bytes,
       blobBytes.starts,
@@ -297,7 +354,12 @@ export class EventAppender {
       tips.map((t) => t.identity.kind),
       tips.map((t) => t.identity.resource),
     ]);
-    const byObject = new Map(seqs.map((r) => [String(r.object_id), String(r.seq)]));
-    for (const t of tips) if (t.touched) t.lastSeq = byObject.get(t.objectId)!;
+    const newest = new Map<string, string>();
+    for (const r of written) {
+      const seen = newest.get(String(r.object_id));
+      if (seen === undefined || BigInt(r.seq) > BigInt(seen)) newest.set(String(r.object_id), String(r.seq));
+    }
+    for (const t of tips) if (t.touched) t.lastSeq = newest.get(t.objectId)!;
+    return written;
   }
 }

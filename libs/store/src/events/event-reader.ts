@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { Queryable } from '../database/queryable.js';
 import { decodeBody, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
 import { START_POSITION, type EventPosition } from './event-position.js';
@@ -51,7 +51,7 @@ const toEvent = (r: Row): StoredEvent => ({
 
 /** Reads the event log: by global position (never skipping a late commit), per object, and bodies. */
 export class EventReader {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: Queryable) {}
 
   /**
    * Events after `position` in (xid, seq) order, stopping before the oldest transaction still in

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { Queryable } from '../database/queryable.js';
 import type { ObservedEvent } from '../../../audit/src/index.js';
 import { decodeBodyChain, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import { readBlobTexts } from './blob-texts.js';
@@ -10,30 +10,17 @@ import type { StoredEvent } from './event-reader.js';
  * (two queries per call, whatever the number of events).
  */
 export class ObservedEventLoader {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: Queryable) {}
 
   async load(events: readonly StoredEvent[]): Promise<ObservedEvent[]> {
     if (events.length === 0) return [];
     const [bodies, managedFields] = await Promise.all([this.bodies(events), this.managedFields(events)]);
-    return events.map((e) => {
-      const body = bodies.get(e.seq)!;
-      return {
-        seq: e.seq,
-        cluster: e.cluster,
-        uid: e.uid,
-        objectId: e.objectId,
-        group: e.group,
-        version: e.version,
-        kind: e.kind,
-        namespace: e.namespace === '' ? null : e.namespace,
-        name: e.name,
-        resourceVersion: e.resourceVersion,
-        observedAt: e.observedAt.toISOString(),
-        watchType: e.eventType,
-        source: e.source,
-        object: rebuildObject(body, e.resourceVersion, managedFields.get(e.seq)!),
-      };
-    });
+    return events.map((e) =>
+      observedEventOf(
+        e,
+        rebuildObject(bodies.get(e.seq)!, e.resourceVersion, managedFields.get(e.seq)!),
+      ),
+    );
   }
 
   /**
@@ -103,6 +90,29 @@ export class ObservedEventLoader {
     }
     return out;
   }
+}
+
+/** What an {@link ObservedEvent} takes from its stored event and object row. */
+export type StoredEventFacts = Pick<StoredEvent, 'seq' | 'cluster' | 'uid' | 'objectId' | 'group' | 'version' | 'kind' | 'namespace' | 'name' | 'resourceVersion' | 'observedAt' | 'eventType' | 'source'>;
+
+/** The event the projections fold: the loader's for a stored event, an append's for one it just stored. */
+export function observedEventOf(e: StoredEventFacts, object: Record<string, unknown>): ObservedEvent {
+  return {
+    seq: e.seq,
+    cluster: e.cluster,
+    uid: e.uid,
+    objectId: e.objectId,
+    group: e.group,
+    version: e.version,
+    kind: e.kind,
+    namespace: e.namespace === '' ? null : e.namespace,
+    name: e.name,
+    resourceVersion: e.resourceVersion,
+    observedAt: e.observedAt.toISOString(),
+    watchType: e.eventType,
+    source: e.source,
+    object,
+  };
 }
 
 const ENTRY_KEYS = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'];

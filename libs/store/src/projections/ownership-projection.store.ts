@@ -7,11 +7,12 @@ import {
   type OwnershipProjectionStore,
   type OwnershipVersion,
   type ProjectedBatch,
+  type ProjectedStamp,
 } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
-import { schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
+import { recordedDigestSql, schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
 import { STATE_COLUMNS, stateFromRow, stateRowOf, type StateRow } from './state-row.js';
 import { transitionRow } from './transition-row.js';
 
@@ -19,9 +20,25 @@ import { transitionRow } from './transition-row.js';
 export const ownershipCheckpoint = (generation: number): string => `ownership@${generation}`;
 
 /**
+ * Another writer stored a state of the batch after it was loaded (an append folding its object's
+ * new events, or the log walk): the batch was rolled back and must be folded again from what is
+ * stored now.
+ */
+export class ProjectionConflictError extends Error {
+  constructor(readonly objects: number) {
+    super(`${objects} projection state(s) changed since they were loaded: fold again`);
+    this.name = 'ProjectionConflictError';
+  }
+}
+
+/**
  * {@link OwnershipProjectionStore} on Postgres, for one generation of the tables. `save` writes the
  * states, the transitions, the ownership versions, the manager index rows that changed and (when `position` is set) the checkpoint in one
  * transaction, so the checkpoint never passes an event whose projection is not stored.
+ *
+ * Appends fold their objects' events as they store them (holding the objects' rows), and the log
+ * walk folds the others: a state is written only over the one it was folded from (`foldedFrom`,
+ * compared by `last_seq`), else the whole save fails with {@link ProjectionConflictError}.
  */
 export class PostgresOwnershipProjectionStore implements OwnershipProjectionStore {
   constructor(
@@ -29,13 +46,18 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
     private readonly generation: number,
     /** The log position of the batch's last event; `null` for batches outside the log walk (one-object replays). */
     private readonly position: EventPosition | null,
-    /** Replace every stored row of the batch's objects (a one-object replay) instead of adding transitions. */
+    /**
+     * Replace every stored row of the batch's objects (a one-object replay, whose caller holds the
+     * objects' rows) instead of adding transitions.
+     */
     private readonly replaceObjects = false,
+    /** Run in this transaction (an append's) instead of one of its own. */
+    private readonly tx: QueryRunner | null = null,
   ) {}
 
   async load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>> {
     if (objectIds.length === 0 || this.replaceObjects) return new Map();
-    const rows: StateRow[] = await this.dataSource.query(
+    const rows: StateRow[] = await (this.tx ?? this.dataSource).query(
       `SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
       [this.generation, objectIds],
     );
@@ -43,22 +65,44 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
   }
 
   async save(batch: ProjectedBatch): Promise<void> {
-    const schemaIds = await schemaChoiceIds(this.dataSource, batch.states.map((s) => s.schema));
-    await inTransaction(this.dataSource, async (q) => {
+    const schemaIds = await schemaChoiceIds(this.dataSource, batch.states.map((s) => s.schema), this.tx ?? undefined);
+    const write = async (q: QueryRunner) => {
       const ids = batch.states.map((s) => s.objectId);
       if (this.replaceObjects && ids.length > 0) {
         await q.query(`DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
         await q.query(`DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
         await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
+        await replaceStates(q, this.generation, batch.states, schemaIds);
+      } else {
+        const written = await writeStatesOver(q, this.generation, batch.states, batch.foldedFrom, schemaIds);
+        if (written < batch.states.length) throw new ProjectionConflictError(batch.states.length - written);
       }
-      await writeStates(q, this.generation, batch.states, schemaIds);
       await writeManagerIndex(q, this.generation, batch.managerIndex);
       await writeTransitions(q, this.generation, batch.transitions);
       await writeVersions(q, this.generation, batch.versions);
       if (this.position) await new CheckpointRepository(this.dataSource).advance(ownershipCheckpoint(this.generation), this.position, q);
-    });
+    };
+    if (this.tx) await write(this.tx);
+    else await inTransaction(this.dataSource, write);
   }
 }
+
+/** The stored states' stamps (newest event folded, kind, recorded schema digest), by object id. */
+export async function storedStamps(dataSource: DataSource, generation: number, objectIds: readonly string[]): Promise<Map<string, ProjectedStamp>> {
+  if (objectIds.length === 0) return new Map();
+  const rows: { object_id: string; last_seq: string; cluster: string; api_group: string; api_version: string; kind: string; digest: string | null }[] =
+    await dataSource.query(
+      `SELECT s.object_id, s.last_seq::text AS last_seq, s.cluster, s.api_group, s.api_version, s.kind, ${recordedDigestSql('s')} AS digest
+       FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
+      [generation, objectIds],
+    );
+  return new Map(rows.map((r) => [r.object_id, { lastSeq: r.last_seq, cluster: r.cluster, group: r.api_group, version: r.api_version, kind: r.kind, digest: r.digest }]));
+}
+
+/** A state's stamp, as {@link storedStamps} reads it back once the state is stored. */
+export const stampOf = (s: ObjectOwnershipState): ProjectedStamp => ({
+  lastSeq: s.lastSeq, cluster: s.cluster, group: s.group, version: s.version, kind: s.kind, digest: s.schema.digest,
+});
 
 /**
  * Rows travel as one JSON array of objects (one parameter, one `JSON.stringify`), unpacked by
@@ -67,13 +111,55 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
  */
 const rowsParam = (rows: readonly Record<string, unknown>[]): string => JSON.stringify(rows);
 
-async function writeStates(q: QueryRunner, generation: number, states: readonly ObjectOwnershipState[], schemaIds: ReadonlyMap<string, number>): Promise<void> {
+const STATE_RECORD = `object_id text, cluster text, uid text, api_group text, api_version text, kind text, namespace text, name text, deleted boolean,
+  first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer`;
+
+/**
+ * Writes each state over the stored one it was folded from, or inserts it where it was folded from
+ * none; returns how many were written (fewer: another writer got there first).
+ */
+async function writeStatesOver(
+  q: QueryRunner,
+  generation: number,
+  states: readonly ObjectOwnershipState[],
+  foldedFrom: ReadonlyMap<string, string | null>,
+  schemaIds: ReadonlyMap<string, number>,
+): Promise<number> {
+  if (states.length === 0) return 0;
+  const rows: { n: number }[] = await q.query(
+    `WITH r AS (
+       SELECT * FROM json_to_recordset($2::json) AS r(${STATE_RECORD}, folded_from bigint)
+     ), updated AS (
+       UPDATE ownership_states s SET
+         cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
+         deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id
+       FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
+       RETURNING 1
+     ), inserted AS (
+       INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
+                                     first_seq, first_at, last_seq, last_at, state, schema_id)
+       SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
+              r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id
+       FROM r WHERE r.folded_from IS NULL
+       ON CONFLICT (generation, object_id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`,
+    [
+      generation,
+      rowsParam(states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: foldedFrom.get(s.objectId) ?? null }))),
+    ],
+  );
+  return rows[0]!.n;
+}
+
+/** Writes the states whatever is stored (a one-object replay, which holds the objects' rows). */
+async function replaceStates(q: QueryRunner, generation: number, states: readonly ObjectOwnershipState[], schemaIds: ReadonlyMap<string, number>): Promise<void> {
   if (states.length === 0) return;
   await q.query(
     `INSERT INTO ownership_states AS s (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
                                         first_seq, first_at, last_seq, last_at, state, schema_id)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text,
-       kind text, namespace text, name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer)
+     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(${STATE_RECORD})
      ON CONFLICT (generation, object_id) DO UPDATE SET
        cluster = EXCLUDED.cluster, uid = EXCLUDED.uid, api_group = EXCLUDED.api_group, api_version = EXCLUDED.api_version,
        kind = EXCLUDED.kind, namespace = EXCLUDED.namespace, name = EXCLUDED.name, deleted = EXCLUDED.deleted,

@@ -1,11 +1,14 @@
 import type { DataSource } from 'typeorm';
-import { ProjectEventsUseCase, staleSchemaGroups, type ProjectedSchemaGroup, type SchemaResolver } from '../../../audit/src/index.js';
+import {
+  compareSeq, foldedWithChosenSchema, ProjectEventsUseCase, staleSchemaGroups, type ProjectedSchemaGroup, type ProjectedStamp, type SchemaResolver,
+} from '../../../audit/src/index.js';
+import { inTransaction } from '../database/transaction.util.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
 import { EventReader, type StoredEvent } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
-import { ownershipCheckpoint, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
+import { ownershipCheckpoint, PostgresOwnershipProjectionStore, ProjectionConflictError, stampOf, storedStamps } from './ownership-projection.store.js';
 import { ProjectionGenerationsRepository } from './projection-generations.repository.js';
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
 import { recordedDigestSql } from './schema-choices.js';
@@ -37,6 +40,8 @@ export interface CatchUpOptions {
 }
 
 const HELD_BACK_POLL_MS = 100;
+/** Walks in a row that may lose a state to an append folding the same object (each walk then starts again from the checkpoint). */
+const CONFLICT_TRIES = 10;
 
 /** Progress of a replay, reported after every page (or object). */
 export interface ReplayProgress {
@@ -88,7 +93,7 @@ export class OwnershipProjector {
       const generation = await this.generations.active();
       const { resolve, reprojected: n } = await this.resolverFor(generation, options.onReproject);
       reprojected += n;
-      const r = await this.walk(generation, resolve, options.onPage);
+      const r = await this.walkUntilWritten(generation, resolve, options.onPage);
       events += r.events;
       transitions += r.transitions;
       const heldBack = await this.lag();
@@ -106,7 +111,7 @@ export class OwnershipProjector {
       let events = 0;
       const report = (page: CatchUpResult) => onProgress?.({ scope: 'all', events: events + page.events, objects: 0, percent: percent(events + page.events, total) });
       for (;;) {
-        events += (await this.walk(generation, resolve, report)).events;
+        events += (await this.walkUntilWritten(generation, resolve, report)).events;
         // Caught up means nothing committed is left, not merely nothing readable: wait out older open transactions.
         if ((await this.lag(generation)) === 0) break;
         await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
@@ -137,13 +142,21 @@ export class OwnershipProjector {
     return { scope: scope.kind, events, objects, percent: 100 };
   }
 
-  /** One object from scratch, replacing its rows in one transaction (queries see the old or the new rows, never a mix). */
+  /**
+   * One object from scratch, replacing its rows in one transaction (queries see the old or the new
+   * rows, never a mix). The object's row is held meanwhile: an append, which folds the events it
+   * stores, waits, then finds this replay's state.
+   */
   private async replayObject(generation: number, objectId: string, resolve: SchemaResolver): Promise<number> {
-    const stored = await this.reader.objectHistory(objectId);
-    if (stored.length === 0) return 0;
-    const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, null, true);
-    await new ProjectEventsUseCase(store, resolve).execute({ events: await this.loader.load(stored) });
-    return stored.length;
+    return inTransaction(this.dataSource, async (q) => {
+      await q.query(`SELECT 1 FROM objects WHERE id = $1::bigint FOR UPDATE`, [objectId]);
+      // Read once the row is held (every event an append committed before is in it), on the same connection.
+      const stored = await new EventReader(q).objectHistory(objectId);
+      if (stored.length === 0) return 0;
+      const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, null, true, q);
+      await new ProjectEventsUseCase(store, resolve).execute({ events: await new ObservedEventLoader(q).load(stored) });
+      return stored.length;
+    });
   }
 
   /**
@@ -181,6 +194,32 @@ export class OwnershipProjector {
     return { resolve: catalog.resolve, reprojected: done };
   }
 
+  /** {@link walk}, again from the checkpoint where an append stored a state the walk had folded too. */
+  private async walkUntilWritten(generation: number, resolve: SchemaResolver, onPage?: (r: CatchUpResult) => void | Promise<void>): Promise<CatchUpResult> {
+    // Pages written by a walk that then lost a state stay written: counted once, from their reports.
+    const before = { events: 0, transitions: 0 };
+    for (let attempt = 1; ; attempt++) {
+      const written = { events: 0, transitions: 0 };
+      try {
+        const r = await this.walk(generation, resolve, (page) => {
+          written.events = page.events;
+          written.transitions = page.transitions;
+          return onPage?.({ ...page, events: before.events + page.events, transitions: before.transitions + page.transitions });
+        });
+        return { ...r, events: before.events + r.events, transitions: before.transitions + r.transitions };
+      } catch (e) {
+        if (!(e instanceof ProjectionConflictError) || attempt >= CONFLICT_TRIES) throw e;
+        before.events += written.events;
+        before.transitions += written.transitions;
+      }
+    }
+  }
+
+  /**
+   * Walks the log from the checkpoint. An event an append already folded (its object's state is at
+   * or past it) is passed over without reading its body; the state's schema is checked on the way,
+   * and an object folded with a schema no longer chosen is projected again.
+   */
   private async walk(generation: number, resolve: SchemaResolver, onPage?: (r: CatchUpResult) => void | Promise<void>): Promise<CatchUpResult> {
     const name = ownershipCheckpoint(generation);
     let position = await this.checkpoints.get(name);
@@ -195,7 +234,8 @@ export class OwnershipProjector {
         if (page.length === 0) break;
         const last = page[page.length - 1]!;
         const next = { xid: last.xid, seq: last.seq };
-        const folded = await this.loader.load(page);
+        const unfolded = await this.unfolded(page, generation, resolve, writes);
+        const folded = await this.loader.load(unfolded);
         // The checkpoint is written with the batch, in its transaction: it only passes events that are fully applied.
         const target = new PostgresOwnershipProjectionStore(this.dataSource, generation, next);
         const done = { events: events + page.length, transitions };
@@ -215,6 +255,34 @@ export class OwnershipProjector {
       throw e;
     }
     return { generation, events, transitions, position, lastEvent, heldBack: 0, reprojected: 0 };
+  }
+
+  /** The events of `page` no state holds yet; objects folded with another schema than `resolve`'s are projected again first. */
+  private async unfolded(page: readonly StoredEvent[], generation: number, resolve: SchemaResolver, writes: WriteBehindProjectionStore): Promise<StoredEvent[]> {
+    const stampsOf = async (ids: readonly string[]): Promise<Map<string, ProjectedStamp>> => {
+      const out = new Map<string, ProjectedStamp>();
+      const stored: string[] = [];
+      for (const id of ids) {
+        const s = writes.unsavedState(id);
+        if (s) out.set(id, stampOf(s));
+        else stored.push(id);
+      }
+      for (const [id, s] of await storedStamps(this.dataSource, generation, stored)) out.set(id, s);
+      return out;
+    };
+    const ids = [...new Set(page.map((e) => e.objectId))];
+    let stamps = await stampsOf(ids);
+    const stale = [...stamps].filter(([, s]) => !foldedWithChosenSchema(s, resolve)).map(([id]) => id);
+    if (stale.length > 0) {
+      // An append folded these with the schema it read before this walk's: project them again now.
+      await writes.flush();
+      for (const id of stale) await this.replayObject(generation, id, resolve);
+      stamps = await stampsOf(ids);
+    }
+    return page.filter((e) => {
+      const s = stamps.get(e.objectId);
+      return s === undefined || compareSeq(e.seq, s.lastSeq) > 0;
+    });
   }
 
   /** Committed events after a generation's checkpoint (the active one by default; counted up to 1,000,000). */

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { SchemaUsed } from '../../../audit/src/index.js';
+import type { Queryable } from '../database/queryable.js';
 
 /**
  * The schema a projection state was folded with is stored by reference: `ownership_states.schema_id`
@@ -16,8 +17,12 @@ const known = new WeakMap<DataSource, Map<string, number>>();
 const rowOf = (s: SchemaUsed) => ({ source: s.source, type_name: s.typeName ?? '', digest: s.digest });
 const keyOf = (r: { source: string; type_name: string; digest: string }): string => JSON.stringify([r.source, r.type_name, r.digest]);
 
-/** The ids of `choices`, adding the ones not stored yet. */
-export async function schemaChoiceIds(dataSource: DataSource, choices: readonly SchemaUsed[]): Promise<ReadonlyMap<string, number>> {
+/**
+ * The ids of `choices`, adding the ones not stored yet. Inside a transaction (`tx`), the ones added
+ * are added there and not kept for later (the transaction may roll back); the ones already stored
+ * are kept.
+ */
+export async function schemaChoiceIds(dataSource: DataSource, choices: readonly SchemaUsed[], tx?: Queryable): Promise<ReadonlyMap<string, number>> {
   let ids = known.get(dataSource);
   if (!ids) known.set(dataSource, (ids = new Map()));
   const missing = new Map<string, ReturnType<typeof rowOf>>();
@@ -26,19 +31,30 @@ export async function schemaChoiceIds(dataSource: DataSource, choices: readonly 
     const key = keyOf(row);
     if (!ids.has(key)) missing.set(key, row);
   }
-  if (missing.size > 0) {
-    // DO UPDATE (a no-op change) rather than DO NOTHING: RETURNING then gives the id of a row another
-    // process added too.
-    const rows: { id: number; source: string; type_name: string; digest: string }[] = await dataSource.query(
-      `INSERT INTO schema_choices (source, type_name, digest)
-       SELECT * FROM json_to_recordset($1::json) AS r(source text, type_name text, digest text)
-       ON CONFLICT (source, type_name, digest) DO UPDATE SET source = EXCLUDED.source
-       RETURNING id, source, type_name, digest`,
-      [JSON.stringify([...missing.values()])],
-    );
-    for (const r of rows) ids.set(keyOf(r), r.id);
+  if (missing.size === 0) return ids;
+  const runner = tx ?? dataSource;
+  const stored: { id: number; source: string; type_name: string; digest: string }[] = await runner.query(
+    `SELECT c.id, c.source, c.type_name, c.digest FROM schema_choices c
+     JOIN json_to_recordset($1::json) AS r(source text, type_name text, digest text) USING (source, type_name, digest)`,
+    [JSON.stringify([...missing.values()])],
+  );
+  for (const r of stored) {
+    ids.set(keyOf(r), r.id);
+    missing.delete(keyOf(r));
   }
-  return ids;
+  if (missing.size === 0) return ids;
+  // DO UPDATE (a no-op change) rather than DO NOTHING: RETURNING then gives the id of a row another
+  // process added too.
+  const added: { id: number; source: string; type_name: string; digest: string }[] = await runner.query(
+    `INSERT INTO schema_choices (source, type_name, digest)
+     SELECT * FROM json_to_recordset($1::json) AS r(source text, type_name text, digest text)
+     ON CONFLICT (source, type_name, digest) DO UPDATE SET source = EXCLUDED.source
+     RETURNING id, source, type_name, digest`,
+    [JSON.stringify([...missing.values()])],
+  );
+  const out = tx ? new Map(ids) : ids;
+  for (const r of added) out.set(keyOf(r), r.id);
+  return out;
 }
 
 /** The id of `choice` in what {@link schemaChoiceIds} returned for it. */

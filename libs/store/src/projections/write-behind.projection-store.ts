@@ -48,6 +48,11 @@ export class WriteBehindProjectionStore {
     };
   }
 
+  /** The newest state of an object whose write has not finished. */
+  unsavedState(objectId: string): ObjectOwnershipState | undefined {
+    return this.unsaved.get(objectId);
+  }
+
   /** Waits for the last write; throws its error. */
   flush(): Promise<void> {
     return this.pending;

@@ -1,0 +1,110 @@
+import type { DataSource } from 'typeorm';
+import type { Observation } from '../../../common/src/index.js';
+import { loadConfig } from '../../../config/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { createDataSource } from '../database/database.js';
+import { EventAppender } from '../events/event-appender.js';
+import { PostgresOwnershipProjectionStore, ProjectionConflictError } from './ownership-projection.store.js';
+import { OwnershipProjector } from './ownership-projector.js';
+
+/** A later write: `manager` takes `.spec.replicas` with an Update (an ownership change, not only a new body). */
+const scaledBy = (o: Observation, manager: string, replicas: number, resourceVersion: string): Observation => {
+  const m = o.object.metadata;
+  const entry = { manager, operation: 'Update', apiVersion: 'apps/v1', time: '2026-11-21T10:05:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } };
+  return { ...o, object: { ...o.object, spec: { ...(o.object['spec'] as object), replicas }, metadata: { ...m, resourceVersion, managedFields: [...(m.managedFields ?? []), entry] } } };
+};
+
+describe('projection at append: an ingest batch folds what it stores (real Postgres)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let appender: EventAppender;
+  let projector: OwnershipProjector;
+  const capture = () => loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture;
+
+  /** Every projection row of a generation, as stored (JSON text, so key order counts). */
+  const projection = async (generation: number) => ({
+    states: await ds.query(
+      `SELECT object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted, first_seq, first_at, last_seq, last_at, state::text, schema_id
+       FROM ownership_states WHERE generation = $1 ORDER BY object_id`,
+      [generation],
+    ),
+    versions: await ds.query(`SELECT object_id, seq, deleted, fold_required, fields::text FROM ownership_versions WHERE generation = $1 ORDER BY object_id, seq`, [generation]),
+    transitions: await ds.query(`SELECT object_id, seq, ordinal, at, type, path, manager, transition::text FROM field_transitions WHERE generation = $1 ORDER BY object_id, seq, ordinal`, [generation]),
+    managers: await ds.query(`SELECT manager, object_id, cluster, kind, namespace, field_count FROM manager_objects WHERE generation = $1 ORDER BY manager, object_id`, [generation]),
+  });
+  const active = async (): Promise<number> => (await ds.query(`SELECT active FROM projection_generations`))[0].active;
+  const stateXmins = async () => ds.query(`SELECT object_id, xmin::text AS xmin FROM ownership_states ORDER BY object_id`);
+
+  beforeAll(async () => {
+    db = await createTestDatabase('append_projection');
+    ds = await createDataSource(db.url, 6).initialize();
+    appender = new EventAppender(ds, capture());
+    projector = new OwnershipProjector(ds, undefined, 3);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('stores the states with the events, equal byte for byte to a replay; the projector then passes over them', async () => {
+    const a = deploymentObservation({ uid: 'a', resourceVersion: '1' });
+    const b = deploymentObservation({ uid: 'b', resourceVersion: '1' });
+    const first = await appender.append([a, b, scaledBy(a, 'hpa', 5, '2')]);
+    expect(first.projection).toMatchObject({ folded: 2, left: 0, error: null });
+    const second = await appender.append([scaledBy(b, 'hpa', 4, '2'), { ...scaledBy(a, 'kubectl-scale', 7, '3'), observedAt: '2026-11-21T10:06:00.123456789Z' }]);
+    expect(second.projection).toMatchObject({ folded: 2, left: 0, error: null });
+    const gone = scaledBy(b, 'hpa', 4, '3');
+    await appender.append([{ ...gone, type: 'DELETED' }]);
+
+    const live = await projection(await active());
+    expect(live.states.map((s: { last_seq: string }) => s.last_seq)).toHaveLength(2);
+    expect(live.transitions.length).toBeGreaterThan(0);
+    expect(live.managers.map((m: { manager: string }) => m.manager)).toContain('kubectl-scale');
+
+    // The walk reads the log and checkpoints it, and writes no state again.
+    const xmins = await stateXmins();
+    const walked = await projector.catchUp({ waitForHeldBackMs: 60_000 });
+    expect(walked.events).toBe(6);
+    expect(await stateXmins()).toEqual(xmins);
+    expect(await projector.lag()).toBe(0);
+
+    // Everything projected again from the log, into a fresh generation: the same rows.
+    await projector.replay({ kind: 'all' });
+    expect(await projection(await active())).toEqual(live);
+  });
+
+  it('leaves an object whose state is behind to the projector, which folds it', async () => {
+    const c = deploymentObservation({ uid: 'c', resourceVersion: '1' });
+    // An append that does not fold (as one from before this version did): c has an event and no state.
+    await new EventAppender(ds, capture(), null).append([c]);
+    const r = await appender.append([scaledBy(c, 'hpa', 2, '2')]);
+    expect(r.projection).toMatchObject({ folded: 0, left: 1, error: null });
+    const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'c'`))[0].id;
+    const stateOf = async () => (await ds.query(`SELECT last_seq::text AS seq FROM ownership_states WHERE object_id = $1 AND generation = $2`, [id, await active()]))[0]?.seq;
+    expect(await stateOf()).toBeUndefined();
+
+    await projector.catchUp({ waitForHeldBackMs: 60_000 });
+    const last: string = (await ds.query(`SELECT max(seq)::text AS seq FROM events WHERE object_id = $1`, [id]))[0].seq;
+    expect(await stateOf()).toBe(last);
+    // Caught up, the object folds at append again.
+    expect((await appender.append([scaledBy(c, 'hpa', 3, '3')])).projection).toMatchObject({ folded: 1, left: 0 });
+
+    const live = await projection(await active());
+    await projector.replay({ kind: 'all' });
+    expect(await projection(await active())).toEqual(live);
+  });
+
+  it('never writes a state over one stored since it was loaded: the whole batch is rolled back', async () => {
+    const generation = await active();
+    const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'a'`))[0].id;
+    const store = new PostgresOwnershipProjectionStore(ds, generation, null);
+    const state = (await store.load([id])).get(id)!;
+    const before = await projection(generation);
+    const batch = { states: [state], transitions: [], versions: [], managerIndex: [], checkpoint: null };
+    await expect(store.save({ ...batch, foldedFrom: new Map([[id, '1']]) })).rejects.toBeInstanceOf(ProjectionConflictError);
+    await expect(store.save({ ...batch, foldedFrom: new Map([[id, null]]) })).rejects.toBeInstanceOf(ProjectionConflictError);
+    expect(await projection(generation)).toEqual(before);
+    await store.save({ ...batch, foldedFrom: new Map([[id, state.lastSeq]]) });
+    expect(await projection(generation)).toEqual(before);
+  });
+});
