@@ -11,7 +11,8 @@ export const HASH_BYTES = 32;
 
 /**
  * Locks the batch's existing objects (in id order, so concurrent batches never deadlock), draws an
- * id for each new one, and records the idempotency keys. One row per object: its tip (`created`:
+ * id for each new one, and records the idempotency keys. One row per object: its group and kind as
+ * stored (what the log's readers give its events), its tip (`created`:
  * new, its row is inserted whole by {@link WRITE_BATCH}), and `fresh`, the resourceVersions recorded
  * now (the others were seen before: redelivery). The keys of a new object reference a row that does
  * not exist yet: their foreign key is checked at commit.
@@ -29,14 +30,14 @@ WITH k AS (
     WITH ORDINALITY AS k(c, u, g, v, kd, r, ns, n, f, l, i)
 ), locked AS (
   -- The snapshot (the body patches are made against) as text: JSON.parse takes it as is (a bytea comes back as hex to decode first).
-  SELECT o.id, o.cluster_id, o.uid, o.last_seq, o.last_fields_hash, o.last_values_hash,
+  SELECT o.id, o.cluster_id, o.uid, o.api_group, o.kind, o.last_seq, o.last_fields_hash, o.last_values_hash,
          o.snapshot_hash, convert_from(b.bytes, 'UTF8') AS snapshot, o.events_since_snapshot, o.deleted_at
   FROM objects o JOIN k ON o.cluster_id = k.c AND o.uid = k.u
     LEFT JOIN blobs b ON b.hash = o.snapshot_hash
   ORDER BY o.id
   FOR UPDATE OF o
 ), created AS (
-  SELECT nextval(pg_get_serial_sequence('objects', 'id')) AS id, k.c AS cluster_id, k.u AS uid, NULL::bigint AS last_seq,
+  SELECT nextval(pg_get_serial_sequence('objects', 'id')) AS id, k.c AS cluster_id, k.u AS uid, k.g AS api_group, k.kd AS kind, NULL::bigint AS last_seq,
          NULL::bytea AS last_fields_hash, NULL::bytea AS last_values_hash, NULL::bytea AS snapshot_hash, NULL::text AS snapshot,
          0 AS events_since_snapshot, NULL::timestamptz AS deleted_at
   FROM k

@@ -6,7 +6,7 @@ import { compareSeq, decideAppend, seqString, nextTip, type ObjectTip, type Obse
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { decodeBodyChain, encodeBody, type Body } from '../ingest/body.util.js';
-import { AppendTimeProjection, type AppendTimeProjectionResult } from '../projections/append-time-projection.js';
+import { AppendTimeProjection, FoldAtAppendError, type AppendTimeProjectionResult } from '../projections/append-time-projection.js';
 import { managedFieldsEntry, observedEventOf, rebuildObject } from './observed-event.loader.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
 import { packBytes } from '../ingest/packed-bytes.util.js';
@@ -87,6 +87,14 @@ interface WrittenEvent {
  */
 function observedEvents(rows: readonly EventRow[], written: readonly WrittenEvent[]): ObservedEvent[] {
   const stored = new Map(written.map((w) => [`${w.object_id}\u0000${w.resource_version}`, w]));
+  // Each entry blob parsed once, as the loader does: events sharing an entry share its document (the engine parses its FieldsV1 once).
+  const entries = new Map<string, Record<string, unknown>>();
+  const entryOf = (b: Blob): Record<string, unknown> => {
+    const key = b.hash.toString('latin1');
+    let entry = entries.get(key);
+    if (entry === undefined) entries.set(key, (entry = JSON.parse(b.json) as Record<string, unknown>));
+    return entry;
+  };
   const events = rows.map((r) => {
     const w = stored.get(`${r.tip.objectId}\u0000${r.p.observation.object.metadata.resourceVersion}`)!;
     const body =
@@ -94,7 +102,7 @@ function observedEvents(rows: readonly EventRow[], written: readonly WrittenEven
         ? (JSON.parse(r.bodyJson) as Body)
         : decodeBodyChain([{ encoding: 'full', json: r.snapshotJson! }, { encoding: 'snapshot-patch', json: r.bodyJson }], (i) => i === 1)[1]!;
     const mf = r.p.managedFields;
-    const managedFields = mf.entries.map((b, i) => managedFieldsEntry(JSON.parse(b.json) as Record<string, unknown>, mf.times[i] ?? null));
+    const managedFields = mf.entries.map((b, i) => managedFieldsEntry(entryOf(b), mf.times[i] ?? null));
     const o = r.p.observation;
     const id = r.tip.identity;
     return observedEventOf(
@@ -150,15 +158,25 @@ export class EventAppender {
     const prepared = observations.map((o) => prepareObservation(o, this.capture, this.hashKey));
     const clusterIds = await this.resolveClusters([...new Set(prepared.map((p) => p.observation.cluster))]);
     const resolve = prepared.length > 0 && this.projection ? await this.projection.resolver() : null;
-    const result = await inTransaction(
-      this.dataSource,
-      async (q) => {
-        const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds, resolve) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [], projection: null };
-        if (checkpoint) await this.positions.write(q, checkpoint);
-        return r;
-      },
-      { retryIf: createdConcurrently },
-    );
+    const run = (fold: SchemaResolver | null) =>
+      inTransaction(
+        this.dataSource,
+        async (q) => {
+          const r = prepared.length > 0 ? await this.appendIn(q, prepared, clusterIds, fold) : { stored: 0, unchanged: 0, duplicate: 0, objects: [], newObservedAt: [], projection: null };
+          if (checkpoint) await this.positions.write(q, checkpoint);
+          return r;
+        },
+        { retryIf: createdConcurrently },
+      );
+    let result: Awaited<ReturnType<typeof run>>;
+    try {
+      result = await run(resolve);
+    } catch (e) {
+      if (!(e instanceof FoldAtAppendError)) throw e;
+      // Stored again without folding: the log walk folds these events.
+      const r = await run(null);
+      result = { ...r, projection: { folded: 0, left: r.objects.length, error: e.cause } };
+    }
     const committed = Date.now();
     const { newObservedAt, ...counts } = result;
     return { ...counts, lagsSeconds: newObservedAt.map((t) => (committed - t) / 1000) };
@@ -272,7 +290,7 @@ export class EventAppender {
       [clusterIds.get(o.cluster), o.object.metadata.uid, o.object.metadata.resourceVersion, o.observedAt].forEach((v, i) => keyCols[i]!.push(v));
     }
     const rows: {
-      id: string; cluster_id: number; uid: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
+      id: string; cluster_id: number; uid: string; api_group: string; kind: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
       snapshot_hash: Buffer | null; snapshot: string | null; events_since_snapshot: number; deleted_at: Date | null; created: boolean; fresh: string[] | null;
     }[] = await q.query(LOCK_OBJECTS_AND_RECORD_SEEN, [...objectCols, ...keyCols]);
     for (const r of rows) {
@@ -286,7 +304,8 @@ export class EventAppender {
         valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotJson: r.snapshot, snapshotHash: r.snapshot_hash, previousSeq: r.last_seq,
         sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false, created: r.created,
         identity: {
-          clusterId: r.cluster_id, group: o.resource.group, apiVersion: o.resource.version, kind: o.resource.kind, resource: o.resource.resource,
+          // Group and kind as the row stores them (a new row stores the observation's): what the log's readers give the events.
+          clusterId: r.cluster_id, group: r.api_group, apiVersion: o.resource.version, kind: r.kind, resource: o.resource.resource,
           namespace: o.object.metadata.namespace ?? '', name: o.object.metadata.name, first, last,
         },
       });

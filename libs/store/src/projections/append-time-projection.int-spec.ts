@@ -94,6 +94,41 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await projection(await active())).toEqual(live);
   });
 
+  it('folds an object observed under another API group with the group its row keeps, as a replay does', async () => {
+    const f = deploymentObservation({ uid: 'f', resourceVersion: '1' });
+    await appender.append([f]);
+    // The same object served by an older group (an Ingress moving between groups does this): the row keeps the first.
+    const other: Observation = {
+      ...scaledBy(f, 'hpa', 2, '2'),
+      resource: { group: 'extensions', version: 'v1beta1', resource: 'deployments', kind: 'Deployment' },
+    };
+    expect((await appender.append([{ ...other, object: { ...other.object, apiVersion: 'extensions/v1beta1' } }])).projection).toMatchObject({ folded: 1 });
+    const live = await projection(await active());
+    expect(live.states.find((st: { uid: string }) => st.uid === 'f')).toMatchObject({ api_group: 'apps' });
+    await projector.catchUp({ waitForHeldBackMs: 60_000 });
+    await projector.replay({ kind: 'all' });
+    expect(await projection(await active())).toEqual(live);
+  });
+
+  it('stores a batch whose fold fails without folding it; the projector folds it', async () => {
+    await ds.query(`CREATE FUNCTION refuse_states() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'projection writes refused'; END $$`);
+    await ds.query(`CREATE TRIGGER refuse_states BEFORE INSERT OR UPDATE ON ownership_states FOR EACH ROW EXECUTE FUNCTION refuse_states()`);
+    let r;
+    try {
+      r = await appender.append([deploymentObservation({ uid: 'd', resourceVersion: '1' }), deploymentObservation({ uid: 'e', resourceVersion: '1' })]);
+    } finally {
+      await ds.query(`DROP TRIGGER refuse_states ON ownership_states`);
+      await ds.query(`DROP FUNCTION refuse_states()`);
+    }
+    expect(r.stored).toBe(2);
+    expect(r.projection).toMatchObject({ folded: 0, left: 2 });
+    expect(String(r.projection!.error)).toContain('projection writes refused');
+    const states = () => ds.query(`SELECT o.uid FROM ownership_states s JOIN objects o ON o.id::text = s.object_id WHERE o.uid IN ('d', 'e') ORDER BY 1`);
+    expect(await states()).toEqual([]);
+    await projector.catchUp({ waitForHeldBackMs: 60_000 });
+    expect(await states()).toEqual([{ uid: 'd' }, { uid: 'e' }]);
+  });
+
   it('never writes a state over one stored since it was loaded: the whole batch is rolled back', async () => {
     const generation = await active();
     const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'a'`))[0].id;

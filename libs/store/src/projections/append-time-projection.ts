@@ -1,29 +1,36 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { foldsAtAppend, ProjectEventsUseCase, type ObservedEvent, type OwnershipProjectionStore, type SchemaResolver } from '../../../audit/src/index.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
-import { PostgresOwnershipProjectionStore, stampOf } from './ownership-projection.store.js';
+import { activeStates, PostgresOwnershipProjectionStore, stampOf } from './ownership-projection.store.js';
 
 /** How long an append folds with the schema catalog it read (the log walk projects again what a changed schema makes stale). */
 const CATALOG_MAX_AGE_MS = 1000;
-
-const SAVEPOINT = 'append_time_projection';
 
 /** What an append's projection did. */
 export interface AppendTimeProjectionResult {
   /** Objects whose new events were folded in the append's transaction. */
   readonly folded: number;
-  /** Objects left to the log walk (their state was behind, or folded with another schema). */
+  /** Objects left to the log walk (their state was behind, or folded with another schema; all of them when folding failed). */
   readonly left: number;
-  /** Why nothing was folded, when folding failed (the log walk folds them instead). */
+  /** Why nothing was folded, when folding failed (the batch was stored again without folding). */
   readonly error: unknown;
+}
+
+/** Folding at append failed: the append runs again without folding, and the log walk folds the events. */
+export class FoldAtAppendError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`folding at append failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'FoldAtAppendError';
+  }
 }
 
 /**
  * Folds an append's new events into the active generation's projections in the append's own
  * transaction, which holds the objects' rows: the states are written with the events, and the log
  * walk later passes over them without reading a body. Which objects may be folded is the audit
- * lib's `foldsAtAppend`; the fold is the projector's use case. Runs under a savepoint: a failure
- * leaves the events to the log walk and never fails the append.
+ * lib's `foldsAtAppend`; the fold is the projector's use case. Two statements: the generation with
+ * the states, then the whole batch. A failure is thrown as {@link FoldAtAppendError}: the appender
+ * then stores the batch without folding, so a fold never keeps an event out of the log.
  */
 export class AppendTimeProjection {
   private readonly schemas: SchemaCatalogSource;
@@ -41,9 +48,9 @@ export class AppendTimeProjection {
   }
 
   /**
-   * `storedEvents`: every event the append stored, in seq order (rebuilt under the savepoint: a
-   * failure there fails only the fold); `previousSeqs`: for each of their objects, its newest stored
-   * event before the append (`null`: it had none); `resolve`: from {@link resolver}.
+   * `storedEvents`: every event the append stored, in seq order; `previousSeqs`: for each of their
+   * objects, its newest stored event before the append (`null`: it had none); `resolve`: from
+   * {@link resolver}.
    */
   async project(
     q: QueryRunner,
@@ -52,31 +59,24 @@ export class AppendTimeProjection {
     previousSeqs: ReadonlyMap<string, string | null>,
   ): Promise<AppendTimeProjectionResult> {
     if (previousSeqs.size === 0) return { folded: 0, left: 0, error: null };
-    await q.query(`SAVEPOINT ${SAVEPOINT}`);
     try {
-      const events = storedEvents();
-      // KEY SHARE: a generation swap (FOR UPDATE of this row) waits for the appends folding into the old one.
-      const [row]: { active: number }[] = await q.query(`SELECT active FROM projection_generations WHERE projection = 'ownership' FOR KEY SHARE`);
-      if (!row) throw new Error('projection_generations has no ownership row (migrations not run?)');
-      const store = new PostgresOwnershipProjectionStore(this.dataSource, row.active, null, false, q);
       const ids = [...previousSeqs.keys()];
-      const states = await store.load(ids);
+      const { generation, states } = await activeStates(q, ids);
       const foldable = new Set(ids.filter((id) => {
         const s = states.get(id);
         return foldsAtAppend(previousSeqs.get(id) ?? null, s && stampOf(s), resolve);
       }));
       if (foldable.size > 0) {
+        const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, null, false, q);
         const onto: OwnershipProjectionStore = {
           load: async () => new Map([...states].filter(([id]) => foldable.has(id))),
           save: (batch) => store.save(batch),
         };
-        await new ProjectEventsUseCase(onto, resolve).execute({ events: events.filter((e) => foldable.has(e.objectId)) });
+        await new ProjectEventsUseCase(onto, resolve).execute({ events: storedEvents().filter((e) => foldable.has(e.objectId)) });
       }
-      await q.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
       return { folded: foldable.size, left: ids.length - foldable.size, error: null };
     } catch (error) {
-      await q.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      return { folded: 0, left: previousSeqs.size, error };
+      throw new FoldAtAppendError(error);
     }
   }
 }

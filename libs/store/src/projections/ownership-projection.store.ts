@@ -1,8 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
   encodeOwnedFields,
-  type FieldTransition,
-  type ManagerIndexChange,
   type ObjectOwnershipState,
   type OwnershipProjectionStore,
   type OwnershipVersion,
@@ -68,23 +66,34 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
     const schemaIds = await schemaChoiceIds(this.dataSource, batch.states.map((s) => s.schema), this.tx ?? undefined);
     const write = async (q: QueryRunner) => {
       const ids = batch.states.map((s) => s.objectId);
-      if (this.replaceObjects && ids.length > 0) {
-        await q.query(`DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
-        await q.query(`DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
-        await q.query(`DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])`, [this.generation, ids]);
-        await replaceStates(q, this.generation, batch.states, schemaIds);
-      } else {
-        const written = await writeStatesOver(q, this.generation, batch.states, batch.foldedFrom, schemaIds);
-        if (written < batch.states.length) throw new ProjectionConflictError(batch.states.length - written);
-      }
-      await writeManagerIndex(q, this.generation, batch.managerIndex);
-      await writeTransitions(q, this.generation, batch.transitions);
-      await writeVersions(q, this.generation, batch.versions);
+      // A replay writes its objects from scratch: their rows go first, and the batch inserts them anew.
+      if (this.replaceObjects && ids.length > 0) await q.query(DELETE_OBJECTS_ROWS, [this.generation, ids]);
+      const written = await writeBatch(q, this.generation, batch, schemaIds);
+      if (written < batch.states.length) throw new ProjectionConflictError(batch.states.length - written);
       if (this.position) await new CheckpointRepository(this.dataSource).advance(ownershipCheckpoint(this.generation), this.position, q);
     };
     if (this.tx) await write(this.tx);
     else await inTransaction(this.dataSource, write);
   }
+}
+
+/**
+ * The active generation and the stored states of `objectIds` in it, in one statement, inside an
+ * append's transaction. A generation swapped out meanwhile may still get this append's rows: the
+ * live walk folds its events into the new one (they commit after the swap), and the retired
+ * generation's rows are deleted by the next swap or rebuild.
+ */
+export async function activeStates(q: QueryRunner, objectIds: readonly string[]): Promise<{ generation: number; states: Map<string, ObjectOwnershipState> }> {
+  const rows: (Omit<StateRow, 'object_id'> & { object_id: string | null; generation: number })[] = await q.query(
+    `WITH g AS (SELECT active FROM projection_generations WHERE projection = 'ownership')
+     SELECT g.active AS generation, ${STATE_COLUMNS}
+     FROM g LEFT JOIN ownership_states s ON s.generation = g.active AND s.object_id = ANY($1::text[])`,
+    [objectIds],
+  );
+  if (rows.length === 0) throw new Error('projection_generations has no ownership row (migrations not run?)');
+  const states = new Map<string, ObjectOwnershipState>();
+  for (const r of rows) if (r.object_id !== null) states.set(r.object_id, stateFromRow(r as StateRow));
+  return { generation: rows[0]!.generation, states };
 }
 
 /** The stored states' stamps (newest event folded, kind, recorded schema digest), by object id. */
@@ -111,114 +120,75 @@ export const stampOf = (s: ObjectOwnershipState): ProjectedStamp => ({
  */
 const rowsParam = (rows: readonly Record<string, unknown>[]): string => JSON.stringify(rows);
 
-const STATE_RECORD = `object_id text, cluster text, uid text, api_group text, api_version text, kind text, namespace text, name text, deleted boolean,
-  first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer`;
+/** Every projection row of some objects ($2) in a generation ($1). */
+const DELETE_OBJECTS_ROWS = `
+WITH t AS (DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])),
+     v AS (DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])),
+     m AS (DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[]))
+DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`;
 
 /**
- * Writes each state over the stored one it was folded from, or inserts it where it was folded from
- * none; returns how many were written (fewer: another writer got there first).
+ * A batch in one statement ($1 the generation, then one JSON parameter per table): each state
+ * written over the stored one it was folded from (`folded_from`, its `last_seq`) or inserted where
+ * it was folded from none; the manager index rows that changed (the managers gone deleted, the
+ * others written over); new transitions and versions. Returns how many states were written: fewer
+ * means another writer got there first (the caller rolls the whole batch back). The parts touch
+ * different rows, so one statement's snapshot serves them all.
  */
-async function writeStatesOver(
-  q: QueryRunner,
-  generation: number,
-  states: readonly ObjectOwnershipState[],
-  foldedFrom: ReadonlyMap<string, string | null>,
-  schemaIds: ReadonlyMap<string, number>,
-): Promise<number> {
-  if (states.length === 0) return 0;
-  const rows: { n: number }[] = await q.query(
-    `WITH r AS (
-       SELECT * FROM json_to_recordset($2::json) AS r(${STATE_RECORD}, folded_from bigint)
-     ), updated AS (
-       UPDATE ownership_states s SET
-         cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
-         deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id
-       FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
-       RETURNING 1
-     ), inserted AS (
-       INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                     first_seq, first_at, last_seq, last_at, state, schema_id)
-       SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
-              r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id
-       FROM r WHERE r.folded_from IS NULL
-       ON CONFLICT (generation, object_id) DO NOTHING
-       RETURNING 1
-     )
-     SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`,
-    [
-      generation,
-      rowsParam(states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: foldedFrom.get(s.objectId) ?? null }))),
-    ],
-  );
-  return rows[0]!.n;
-}
+const WRITE_PROJECTED_BATCH = `
+WITH r AS (
+  SELECT * FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text, kind text, namespace text,
+    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer, folded_from bigint)
+), updated AS (
+  UPDATE ownership_states s SET
+    cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
+    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id
+  FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
+  RETURNING 1
+), inserted AS (
+  INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
+                                first_seq, first_at, last_seq, last_at, state, schema_id)
+  SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
+         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id
+  FROM r WHERE r.folded_from IS NULL
+  ON CONFLICT (generation, object_id) DO NOTHING
+  RETURNING 1
+), managers_gone AS (
+  DELETE FROM manager_objects m USING json_to_recordset($3::json) AS d(object_id text, manager text)
+  WHERE m.generation = $1 AND m.object_id = d.object_id AND m.manager = d.manager
+), managers AS (
+  INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count)
+  SELECT $1, d.* FROM json_to_recordset($4::json) AS d(manager text, object_id text, cluster text, kind text, namespace text, field_count integer)
+  ON CONFLICT (generation, manager, object_id) DO UPDATE SET field_count = EXCLUDED.field_count
+), transitions AS (
+  INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)
+  SELECT $1, d.* FROM json_to_recordset($5::json) AS d(object_id text, seq bigint, ordinal integer, at timestamptz, type text, path text,
+    fields_v1_path text, manager text, operation text, subresource text, transition json)
+  ON CONFLICT (generation, object_id, seq, ordinal) DO NOTHING
+), versions AS (
+  INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields)
+  SELECT $1, d.* FROM json_to_recordset($6::json) AS d(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json)
+  ON CONFLICT (generation, object_id, seq) DO NOTHING
+)
+SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`;
 
-/** Writes the states whatever is stored (a one-object replay, which holds the objects' rows). */
-async function replaceStates(q: QueryRunner, generation: number, states: readonly ObjectOwnershipState[], schemaIds: ReadonlyMap<string, number>): Promise<void> {
-  if (states.length === 0) return;
-  await q.query(
-    `INSERT INTO ownership_states AS s (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                        first_seq, first_at, last_seq, last_at, state, schema_id)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(${STATE_RECORD})
-     ON CONFLICT (generation, object_id) DO UPDATE SET
-       cluster = EXCLUDED.cluster, uid = EXCLUDED.uid, api_group = EXCLUDED.api_group, api_version = EXCLUDED.api_version,
-       kind = EXCLUDED.kind, namespace = EXCLUDED.namespace, name = EXCLUDED.name, deleted = EXCLUDED.deleted,
-       first_seq = EXCLUDED.first_seq, first_at = EXCLUDED.first_at, last_seq = EXCLUDED.last_seq, last_at = EXCLUDED.last_at,
-       state = EXCLUDED.state, schema_id = EXCLUDED.schema_id`,
-    [
-      generation,
-      rowsParam(states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema) }))),
-    ],
-  );
-}
-
-/** The per-manager index rows that changed (the audit lib's `managerIndexChange`): the managers gone deleted, the others written over. */
-async function writeManagerIndex(q: QueryRunner, generation: number, changes: readonly ManagerIndexChange[]): Promise<void> {
-  const removed = changes.flatMap((c) => c.removed.map((manager) => ({ object_id: c.objectId, manager })));
-  if (removed.length > 0) {
-    await q.query(
-      `DELETE FROM manager_objects m USING json_to_recordset($2::json) AS r(object_id text, manager text)
-       WHERE m.generation = $1 AND m.object_id = r.object_id AND m.manager = r.manager`,
-      [generation, rowsParam(removed)],
-    );
-  }
-  const rows = changes.flatMap((c) =>
+async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBatch, schemaIds: ReadonlyMap<string, number>): Promise<number> {
+  const states = batch.states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: batch.foldedFrom.get(s.objectId) ?? null }));
+  const managersGone = batch.managerIndex.flatMap((c) => c.removed.map((manager) => ({ object_id: c.objectId, manager })));
+  const managers = batch.managerIndex.flatMap((c) =>
     c.upserts.map((r) => ({ manager: r.manager, object_id: c.objectId, cluster: c.cluster, kind: c.kind, namespace: c.namespace, field_count: r.fieldCount })),
   );
-  if (rows.length === 0) return;
-  await q.query(
-    `INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(manager text, object_id text, cluster text, kind text, namespace text, field_count integer)
-     ON CONFLICT (generation, manager, object_id) DO UPDATE SET field_count = EXCLUDED.field_count`,
-    [generation, rowsParam(rows)],
-  );
-}
-
-async function writeTransitions(q: QueryRunner, generation: number, transitions: readonly FieldTransition[]): Promise<void> {
-  if (transitions.length === 0) return;
   // Transitions of one event keep their order: ordinal within (object, seq).
   const ordinals = new Map<string, number>();
-  const rows = transitions.map((t) => {
+  const transitions = batch.transitions.map((t) => {
     const k = `${t.objectId}\u0000${t.seq}`;
     const n = ordinals.get(k) ?? 0;
     ordinals.set(k, n + 1);
     return transitionRow(t, n);
   });
-  await q.query(
-    `INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, ordinal integer, at timestamptz, type text, path text,
-       fields_v1_path text, manager text, operation text, subresource text, transition json)
-     ON CONFLICT (generation, object_id, seq, ordinal) DO NOTHING`,
-    [generation, rowsParam(rows)],
-  );
-}
-
-async function writeVersions(q: QueryRunner, generation: number, versions: readonly OwnershipVersion[]): Promise<void> {
-  if (versions.length === 0) return;
-  await q.query(
-    `INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields)
-     SELECT $1, r.* FROM json_to_recordset($2::json) AS r(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json)
-     ON CONFLICT (generation, object_id, seq) DO NOTHING`,
-    [generation, rowsParam(versions.map((v) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields) })))],
-  );
+  const versions = batch.versions.map((v: OwnershipVersion) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields) }));
+  const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
+    generation, rowsParam(states), rowsParam(managersGone), rowsParam(managers), rowsParam(transitions), rowsParam(versions),
+  ]);
+  return rows[0]!.n;
 }

@@ -14,36 +14,39 @@ export class ProjectionGenerationsRepository {
     return rows[0].active;
   }
 
-  /** Starts a rebuild in a fresh generation (a rebuild left half-done by a crash is discarded first). */
+  /**
+   * Starts a rebuild in a fresh generation. Every generation but the active one is discarded first:
+   * a rebuild left half-done by a crash, and rows an append folded into a generation just swapped out.
+   */
   async beginRebuild(): Promise<number> {
-    const generation = await inTransaction(this.dataSource, async (q) => {
+    const { active, next } = await inTransaction(this.dataSource, async (q) => {
       const [row]: { active: number }[] = await q.query(`SELECT active FROM projection_generations WHERE projection = $1 FOR UPDATE`, [PROJECTION]);
       const next = row!.active + 1;
       await q.query(`UPDATE projection_generations SET building = $2, updated_at = now() WHERE projection = $1`, [PROJECTION, next]);
-      return next;
+      return { active: row!.active, next };
     });
-    await this.drop(generation);
-    return generation;
+    await this.dropAllBut(active);
+    return next;
   }
 
-  /** Makes `generation` the one queries read (in one statement), then drops the previous one. */
+  /** Makes `generation` the one queries read (in one statement), then drops every other one. */
   async swapIn(generation: number): Promise<void> {
-    const previous = await inTransaction(this.dataSource, async (q) => {
+    await inTransaction(this.dataSource, async (q) => {
       const [row]: { active: number; building: number | null }[] = await q.query(
         `SELECT active, building FROM projection_generations WHERE projection = $1 FOR UPDATE`,
         [PROJECTION],
       );
       if (row!.building !== generation) throw new Error(`generation ${generation} is not being built (building: ${row!.building})`);
       await q.query(`UPDATE projection_generations SET active = $2, building = NULL, updated_at = now() WHERE projection = $1`, [PROJECTION, generation]);
-      return row!.active;
     });
-    await this.drop(previous);
+    await this.dropAllBut(generation);
   }
 
-  private async drop(generation: number): Promise<void> {
+  /** Deletes the rows and checkpoints of every generation but `kept`. */
+  private async dropAllBut(kept: number): Promise<void> {
     for (const table of ['field_transitions', 'manager_objects', 'ownership_versions', 'ownership_states']) {
-      await this.dataSource.query(`DELETE FROM ${table} WHERE generation = $1`, [generation]);
+      await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
-    await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection = $1`, [ownershipCheckpoint(generation)]);
+    await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection LIKE 'ownership@%' AND projection <> $1`, [ownershipCheckpoint(kept)]);
   }
 }

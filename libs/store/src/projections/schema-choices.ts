@@ -32,11 +32,13 @@ export async function schemaChoiceIds(dataSource: DataSource, choices: readonly 
     if (!ids.has(key)) missing.set(key, row);
   }
   if (missing.size === 0) return ids;
+  // In key order: two transactions adding the same choices lock their rows in the same order (no deadlock).
+  const sorted = () => JSON.stringify([...missing.keys()].sort().map((k) => missing.get(k)!));
   const runner = tx ?? dataSource;
   const stored: { id: number; source: string; type_name: string; digest: string }[] = await runner.query(
     `SELECT c.id, c.source, c.type_name, c.digest FROM schema_choices c
      JOIN json_to_recordset($1::json) AS r(source text, type_name text, digest text) USING (source, type_name, digest)`,
-    [JSON.stringify([...missing.values()])],
+    [sorted()],
   );
   for (const r of stored) {
     ids.set(keyOf(r), r.id);
@@ -50,7 +52,7 @@ export async function schemaChoiceIds(dataSource: DataSource, choices: readonly 
      SELECT * FROM json_to_recordset($1::json) AS r(source text, type_name text, digest text)
      ON CONFLICT (source, type_name, digest) DO UPDATE SET source = EXCLUDED.source
      RETURNING id, source, type_name, digest`,
-    [JSON.stringify([...missing.values()])],
+    [sorted()],
   );
   const out = tx ? new Map(ids) : ids;
   for (const r of added) out.set(keyOf(r), r.id);
