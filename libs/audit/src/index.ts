@@ -41,7 +41,7 @@ export {
 } from './schema-resolver.port.js';
 export { SchemaCatalog, type ClusterSchemaDocument, type ConvertedDocumentCache } from './schema-catalog.js';
 export { staleSchemaGroups, foldedWithChosenSchema, type FoldedKind, type ProjectedSchemaGroup } from './schema-staleness.js';
-export { foldsAtAppend, type ProjectedStamp } from './append-time-projection.js';
+export { foldsAtAppend, stampOf, type ProjectedStamp } from './append-time-projection.js';
 export { otherVersionOwnerNotes, type AnswerNote } from './other-version.notes.js';
 export { resolvePath, resolveEventsPath, eventsSchema, type ResolvedPath } from './field-path.util.js';
 

@@ -5,10 +5,12 @@ import { EventAppender } from './events/event-appender.js';
 import { EventReader } from './events/event-reader.js';
 import { CheckpointRepository } from './events/checkpoint.repository.js';
 import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
+import { AppendTimeProjection } from './projections/append-time-projection.js';
 import { OwnershipProjector } from './projections/ownership-projector.js';
 import { OwnershipQueries } from './projections/ownership-queries.js';
 import { LiveObjectsRepository } from './watch/live-objects.repository.js';
 import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
+import { StoredSchemaCatalog } from './schemas/stored-schema-catalog.js';
 import { DeadLetterRepository } from './dead-letters/dead-letter.repository.js';
 import { WatchPositionRepository } from './watch/watch-position.repository.js';
 
@@ -30,11 +32,17 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
 @Global()
 @Module({
   providers: [
-    { provide: EventAppender, useFactory: (db: Database, c: AppConfig) => new EventAppender(ds(db), c.capture), inject: [DATABASE, APP_CONFIG] },
+    // The worker's appends and projector fold with one catalog: each OpenAPI document is converted once per process.
+    { provide: StoredSchemaCatalog, useFactory: (db: Database) => new StoredSchemaCatalog(ds(db)), inject: [DATABASE] },
+    {
+      provide: EventAppender,
+      useFactory: (db: Database, c: AppConfig, schemas: StoredSchemaCatalog) => new EventAppender(ds(db), c.capture, new AppendTimeProjection(ds(db), schemas)),
+      inject: [DATABASE, APP_CONFIG, StoredSchemaCatalog],
+    },
     { provide: EventReader, useFactory: (db: Database) => new EventReader(rds(db)), inject: [DATABASE] },
     { provide: CheckpointRepository, useFactory: (db: Database) => new CheckpointRepository(ds(db)), inject: [DATABASE] },
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
-    { provide: OwnershipProjector, useFactory: (db: Database) => new OwnershipProjector(ds(db)), inject: [DATABASE] },
+    { provide: OwnershipProjector, useFactory: (db: Database, schemas: StoredSchemaCatalog) => new OwnershipProjector(ds(db), schemas), inject: [DATABASE, StoredSchemaCatalog] },
     { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(rds(db)), inject: [DATABASE] },
     { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(rds(db)), inject: [DATABASE] },
     { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },

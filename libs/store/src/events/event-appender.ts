@@ -45,9 +45,8 @@ interface Tip {
   lastSeq: string | null;
   fieldsHash: Buffer | null;
   valuesHash: Buffer | null;
-  /** The object's last full body, which patches are made against, its JSON as stored and the hash of its blob. */
-  snapshot: Body | null;
-  snapshotJson: string | null;
+  /** The object's last full body, which patches are made against (parsed, and its JSON as stored), and the hash of its blob. */
+  snapshot: { readonly body: Body; readonly json: string } | null;
   snapshotHash: Buffer | null;
   /** The object's newest stored event before this batch. */
   readonly previousSeq: string | null;
@@ -115,6 +114,8 @@ function observedEvents(rows: readonly EventRow[], written: readonly WrittenEven
   });
   return events.sort((a, b) => compareSeq(seqString(a.seq), seqString(b.seq)));
 }
+
+const snapshotOf = (json: string) => ({ body: JSON.parse(json) as Body, json });
 
 const objectKey = (cluster: string, uid: string) => `${cluster}\u0000${uid}`;
 
@@ -202,20 +203,19 @@ export class EventAppender {
         unchanged++;
         continue;
       }
-      const encoded = encodeBody(tip.snapshot, p.body, decision.body === 'full');
+      const encoded = encodeBody(tip.snapshot?.body ?? null, p.body, decision.body === 'full');
       const bodyBlob = blobOf(encoded.json);
       // latin1 keys: a cheap 1:1 string of the hash bytes (hex costs twice the characters).
       for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
       blobs.set(p.managedFields.list.hash.toString('latin1'), p.managedFields.list);
       blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
-      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, snapshotJson: tip.snapshotJson });
+      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, snapshotJson: tip.snapshot?.json ?? null });
       // encodeBody may still store a body whole (a patch that cannot carry it): the tip follows what was written.
       const next = nextTip(current, digest, encoded.encoding === 'full' ? 'full' : 'patch');
       tip.fieldsHash = p.managedFields.list.hash;
       tip.valuesHash = p.valuesHash;
       if (encoded.encoding === 'full') {
-        tip.snapshot = p.body;
-        tip.snapshotJson = encoded.json;
+        tip.snapshot = { body: p.body, json: encoded.json };
         tip.snapshotHash = bodyBlob.hash;
       }
       tip.sinceSnapshot = next.eventsSinceSnapshot;
@@ -301,7 +301,7 @@ export class EventAppender {
       const objectId = String(r.id);
       tips.set(k, {
         objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
-        valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? (JSON.parse(r.snapshot) as Body) : null, snapshotJson: r.snapshot, snapshotHash: r.snapshot_hash, previousSeq: r.last_seq,
+        valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? snapshotOf(r.snapshot) : null, snapshotHash: r.snapshot_hash, previousSeq: r.last_seq,
         sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false, created: r.created,
         identity: {
           // Group and kind as the row stores them (a new row stores the observation's): what the log's readers give the events.
@@ -327,9 +327,7 @@ export class EventAppender {
     const texts = await readBlobTexts(q, missing.map((t) => t.snapshotHash!.toString('hex')));
     for (const t of missing) {
       const json = texts.get(t.snapshotHash!.toString('hex'));
-      if (json === undefined) continue;
-      t.snapshot = JSON.parse(json) as Body;
-      t.snapshotJson = json;
+      if (json !== undefined) t.snapshot = snapshotOf(json);
     }
   }
 

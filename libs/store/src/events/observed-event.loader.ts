@@ -15,12 +15,7 @@ export class ObservedEventLoader {
   async load(events: readonly StoredEvent[]): Promise<ObservedEvent[]> {
     if (events.length === 0) return [];
     const [bodies, managedFields] = await Promise.all([this.bodies(events), this.managedFields(events)]);
-    return events.map((e) =>
-      observedEventOf(
-        e,
-        rebuildObject(bodies.get(e.seq)!, e.resourceVersion, managedFields.get(e.seq)!),
-      ),
-    );
+    return events.map((e) => observedEventOf(e, rebuildObject(bodies.get(e.seq)!, e.resourceVersion, managedFields.get(e.seq)!)));
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { foldsAtAppend, ProjectEventsUseCase, type ObservedEvent, type OwnershipProjectionStore, type SchemaResolver } from '../../../audit/src/index.js';
+import { foldsAtAppend, ProjectEventsUseCase, stampOf, type ObservedEvent, type OwnershipProjectionStore, type SchemaResolver } from '../../../audit/src/index.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
-import { activeStates, PostgresOwnershipProjectionStore, stampOf } from './ownership-projection.store.js';
+import { activeStates, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
 
 /** How long an append folds with the schema catalog it read (the log walk projects again what a changed schema makes stale). */
 const CATALOG_MAX_AGE_MS = 1000;
@@ -37,14 +37,15 @@ export class AppendTimeProjection {
 
   constructor(
     private readonly dataSource: DataSource,
+    /** The worker's catalog, shared with its projector (each document is converted once per process). */
     schemas?: SchemaCatalogSource,
   ) {
-    this.schemas = schemas ?? new StoredSchemaCatalog(dataSource, { maxAgeMs: CATALOG_MAX_AGE_MS });
+    this.schemas = schemas ?? new StoredSchemaCatalog(dataSource);
   }
 
   /** The schemas to fold with: read before the append's transaction opens (it may hold the only connection). */
   async resolver(): Promise<SchemaResolver> {
-    return (await this.schemas.current()).resolve;
+    return (await this.schemas.current(CATALOG_MAX_AGE_MS)).resolve;
   }
 
   /**

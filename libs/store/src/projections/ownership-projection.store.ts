@@ -96,7 +96,7 @@ export async function activeStates(q: QueryRunner, objectIds: readonly string[])
   return { generation: rows[0]!.generation, states };
 }
 
-/** The stored states' stamps (newest event folded, kind, recorded schema digest), by object id. */
+/** The stored states' stamps (the audit lib's `stampOf`, read without decoding the states), by object id. */
 export async function storedStamps(dataSource: DataSource, generation: number, objectIds: readonly string[]): Promise<Map<string, ProjectedStamp>> {
   if (objectIds.length === 0) return new Map();
   const rows: { object_id: string; last_seq: string; cluster: string; api_group: string; api_version: string; kind: string; digest: string | null }[] =
@@ -107,11 +107,6 @@ export async function storedStamps(dataSource: DataSource, generation: number, o
     );
   return new Map(rows.map((r) => [r.object_id, { lastSeq: r.last_seq, cluster: r.cluster, group: r.api_group, version: r.api_version, kind: r.kind, digest: r.digest }]));
 }
-
-/** A state's stamp, as {@link storedStamps} reads it back once the state is stored. */
-export const stampOf = (s: ObjectOwnershipState): ProjectedStamp => ({
-  lastSeq: s.lastSeq, cluster: s.cluster, group: s.group, version: s.version, kind: s.kind, digest: s.schema.digest,
-});
 
 /**
  * Rows travel as one JSON array of objects (one parameter, one `JSON.stringify`), unpacked by

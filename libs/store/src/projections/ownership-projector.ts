@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import {
-  compareSeq, foldedWithChosenSchema, ProjectEventsUseCase, staleSchemaGroups, type ProjectedSchemaGroup, type ProjectedStamp, type SchemaResolver,
+  compareSeq, foldedWithChosenSchema, ProjectEventsUseCase, stampOf, staleSchemaGroups, type ProjectedSchemaGroup, type ProjectedStamp, type SchemaResolver,
 } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
@@ -8,7 +8,7 @@ import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
 import { EventReader, type StoredEvent } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
-import { ownershipCheckpoint, PostgresOwnershipProjectionStore, ProjectionConflictError, stampOf, storedStamps } from './ownership-projection.store.js';
+import { ownershipCheckpoint, PostgresOwnershipProjectionStore, ProjectionConflictError, storedStamps } from './ownership-projection.store.js';
 import { ProjectionGenerationsRepository } from './projection-generations.repository.js';
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
 import { recordedDigestSql } from './schema-choices.js';
@@ -274,7 +274,7 @@ export class OwnershipProjector {
     let stamps = await stampsOf(ids);
     const stale = [...stamps].filter(([, s]) => !foldedWithChosenSchema(s, resolve)).map(([id]) => id);
     if (stale.length > 0) {
-      // An append folded these with the schema it read before this walk's: project them again now.
+      // Folded at append with another schema than this walk's (an append reads its catalog at another moment): project them again now.
       await writes.flush();
       for (const id of stale) await this.replayObject(generation, id, resolve);
       stamps = await stampsOf(ids);

@@ -1,13 +1,17 @@
 import type { DataSource } from 'typeorm';
 import { SchemaCatalog, type ConvertedDocumentCache, type SchemaResolver } from '../../../audit/src/index.js';
 
-/** Where projections and answers get their schemas: a catalog of the stored OpenAPI documents, the same object while they are unchanged. */
+/**
+ * Where projections and answers get their schemas: a catalog of the stored OpenAPI documents, the
+ * same object while they are unchanged. `maxAgeMs`: how old the check of the stored documents may be
+ * for this caller (the source's own default when left out).
+ */
 export interface SchemaCatalogSource {
-  current(): Promise<{ readonly resolve: SchemaResolver }>;
+  current(maxAgeMs?: number): Promise<{ readonly resolve: SchemaResolver }>;
 }
 
 export interface StoredSchemaCatalogOptions {
-  /** Check the stored documents at most this often (0: on every call). */
+  /** Check the stored documents at most this often (0: on every call), unless a call says otherwise. */
   readonly maxAgeMs?: number;
 }
 
@@ -33,10 +37,10 @@ export class StoredSchemaCatalog {
     private readonly options: StoredSchemaCatalogOptions = {},
   ) {}
 
-  /** The catalog for the documents stored now; the same object while they are unchanged. */
-  async current(): Promise<SchemaCatalog> {
+  /** The catalog for the documents stored now (checked at most `maxAgeMs` ago); the same object while they are unchanged. */
+  async current(maxAgeMs = this.options.maxAgeMs ?? 0): Promise<SchemaCatalog> {
     const now = Date.now();
-    if (now - this.checkedAt < (this.options.maxAgeMs ?? 0)) return this.catalog;
+    if (now - this.checkedAt < maxAgeMs) return this.catalog;
     this.checkedAt = now;
     const rows: DocumentRow[] = await this.dataSource.query(
       `SELECT c.name AS cluster, s.path, encode(s.document_hash, 'hex') AS hash FROM api_schemas s JOIN clusters c ON c.id = s.cluster_id ORDER BY c.name, s.path`,
