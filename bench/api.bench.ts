@@ -14,7 +14,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../libs/config/src/index.js';
 import type { AsOf } from '../libs/audit/src/index.js';
-import { createDataSource, EventAppender, OwnershipProjector, OwnershipQueries } from '../libs/store/src/index.js';
+import { createDataSource, OwnershipQueries } from '../libs/store/src/index.js';
+import { foldingAppender, projectorOn } from '../libs/store/src/testing/worker-use-cases.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestContext, freePort, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { KubectlSandbox } from '../libs/testing/src/kubectl-sandbox.js';
 import { cpuSeconds, deploymentStream, heapMiB, machine, pct, peakRssMiB, seededRandom, spawnRole, stopProcess } from './bench-support.js';
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
   const ctx = await createTestContext('bench_api');
   const ds = await createDataSource(ctx.database.url, 4).initialize();
   try {
-    const appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
+    const appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
     let t = performance.now();
     let observations = 0;
     let lastLog = t;
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     t = performance.now();
     lastLog = t;
     // Readers stop before the oldest open transaction of the whole server: other databases' transactions are waited out.
-    const projected = await new OwnershipProjector(ds).catchUp({
+    const projected = await projectorOn(ds).catchUp({
       waitForHeldBackMs: 120_000,
       onPage: (r) => {
         if (performance.now() - lastLog < 5000) return;

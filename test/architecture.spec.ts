@@ -68,9 +68,31 @@ function violations(): Violation[] {
   return out;
 }
 
+/** The classes of libs/audit's `*.use-case.ts` files: the use cases. */
+function useCaseClasses(): string[] {
+  return tsFiles(join(ROOT, 'libs/audit/src'))
+    .filter((f) => f.endsWith('.use-case.ts'))
+    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]!));
+}
+
+/** Shipped adapter code that constructs a use case: the roles (apps) build them over the adapters, never an adapter itself. */
+function useCasesBuiltInAdapters(): { file: string; useCase: string }[] {
+  const names = useCaseClasses();
+  const files = ['libs/store', 'libs/queue', 'libs/kube'].flatMap((lib) => tsFiles(join(ROOT, lib, 'src'))).filter((f) => !isTestCode(f));
+  return files.flatMap((f) => {
+    const src = readFileSync(f, 'utf8');
+    return names.filter((n) => new RegExp(`\\bnew ${n}\\b`).test(src)).map((useCase) => ({ file: rel(f), useCase }));
+  });
+}
+
 describe('architecture', () => {
   it('follows the dependency rules', () => {
     expect(violations()).toEqual([]);
+  });
+
+  it('builds no use case in an adapter lib (the domain decides, adapters execute)', () => {
+    expect(useCaseClasses()).toEqual(expect.arrayContaining(['OwnershipProjector', 'AppendTimeProjection', 'ProjectEventsUseCase']));
+    expect(useCasesBuiltInAdapters()).toEqual([]);
   });
 
   it('finds imports (the check is not vacuous)', () => {

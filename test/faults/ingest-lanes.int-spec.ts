@@ -3,7 +3,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { resolveSensitiveHashKey } from '../../libs/config/src/index.js';
 import { Metrics, createLogger, type Observation } from '../../libs/common/src/index.js';
-import { DeadLetterRepository, EventAppender, WatchPositionRepository, createDataSource } from '../../libs/store/src/index.js';
+import { DeadLetterRepository, WatchPositionRepository, createDataSource } from '../../libs/store/src/index.js';
+import { foldingAppender } from '../../libs/store/src/testing/worker-use-cases.js';
 import { BullMqQueueDriver, IngestProducer, ProjectProducer, deleteQueueKeys } from '../../libs/queue/src/index.js';
 import { IngestProcessor } from '../../apps/worker/src/ingest.processor.js';
 import { createTestContext, deploymentObservation, waitFor, type TestContext } from '../../libs/testing/src/index.js';
@@ -36,7 +37,7 @@ describe('ingest lanes: no silent holes (real Postgres, Redis, BullMQ)', () => {
       { laneStuck: (lane, stuck) => metrics.laneStuck.set({ lane }, stuck ? 1 : 0), queueLost: () => metrics.queueLost.inc() },
     );
     producer = new IngestProducer(driver, config.queue, { sensitiveKinds: [], hashKey: resolveSensitiveHashKey(config.capture.hashKey) });
-    const processor = new IngestProcessor(new EventAppender(ds, config.capture), new DeadLetterRepository(ds), new ProjectProducer(driver), metrics, logger);
+    const processor = new IngestProcessor(foldingAppender(ds, config.capture), new DeadLetterRepository(ds), new ProjectProducer(driver), metrics, logger);
     await driver.consume([processor]);
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER, METRICS, type Metrics } from '../../../libs/common/src/index.js';
-import { OwnershipProjector, type ReplayProgress } from '../../../libs/store/src/index.js';
+import { OwnershipProjector, type ReplayProgress } from '../../../libs/audit/src/index.js';
 import { parsePayload, ProjectProducer, type QueueProcessor, type ReceivedJob, type ReplayResult } from '../../../libs/queue/src/index.js';
 
 /** How often a running replay logs its progress. */

@@ -41,7 +41,6 @@ export {
 } from './schema-resolver.port.js';
 export { SchemaCatalog, type ClusterSchemaDocument, type ConvertedDocumentCache } from './schema-catalog.js';
 export { staleSchemaGroups, foldedWithChosenSchema, type FoldedKind, type ProjectedSchemaGroup } from './schema-staleness.js';
-export { foldsAtAppend, stampOf, type ProjectedStamp } from './append-time-projection.js';
 export { otherVersionOwnerNotes, type AnswerNote } from './other-version.notes.js';
 export { resolvePath, resolveEventsPath, eventsSchema, type ResolvedPath } from './field-path.util.js';
 
@@ -122,6 +121,16 @@ export {
   type ProjectedBatch,
   type OwnershipProjectionStore,
 } from './project-events.use-case.js';
+export { ProjectionConflictError } from './projection-conflict.error.js';
+export type { EventPosition, LoggedEvent, ObjectRewrite, ProjectionLog, ProjectionTables, SchemaCatalogSource } from './projection-log.port.js';
+export { OwnershipProjector, type CatchUpOptions, type CatchUpResult, type ReplayProgress, type ReplayScope } from './ownership-projector.use-case.js';
+export { foldsAtAppend, stampOf, type ProjectedStamp } from './append-time-projection.js';
+export {
+  AppendTimeProjection,
+  FoldAtAppendError,
+  type AppendTimeProjectionResult,
+  type AppendTransactionTables,
+} from './append-time-projection.use-case.js';
 export {
   MAX_MANIFEST_DEPTH,
   simulateApply,

@@ -1,12 +1,9 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/src/index.js';
 import { migrate, openDatabase, type Database } from './database/database.js';
-import { EventAppender } from './events/event-appender.js';
 import { EventReader } from './events/event-reader.js';
 import { CheckpointRepository } from './events/checkpoint.repository.js';
 import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
-import { AppendTimeProjection } from './projections/append-time-projection.js';
-import { OwnershipProjector } from './projections/ownership-projector.js';
 import { OwnershipQueries } from './projections/ownership-queries.js';
 import { LiveObjectsRepository } from './watch/live-objects.repository.js';
 import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
@@ -28,28 +25,25 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
   return applied;
 }
 
-/** The event store: opens the database (Postgres or embedded PGlite) and provides its repositories. */
+/**
+ * The event store: opens the database (Postgres or embedded PGlite) and provides its repositories.
+ * The use cases over them are built by the roles that run them (the worker builds its appender's fold and its projector).
+ */
 @Global()
 @Module({
   providers: [
     // The worker's appends and projector fold with one catalog: each OpenAPI document is converted once per process.
     { provide: StoredSchemaCatalog, useFactory: (db: Database) => new StoredSchemaCatalog(ds(db)), inject: [DATABASE] },
-    {
-      provide: EventAppender,
-      useFactory: (db: Database, c: AppConfig, schemas: StoredSchemaCatalog) => new EventAppender(ds(db), c.capture, new AppendTimeProjection(ds(db), schemas)),
-      inject: [DATABASE, APP_CONFIG, StoredSchemaCatalog],
-    },
     { provide: EventReader, useFactory: (db: Database) => new EventReader(rds(db)), inject: [DATABASE] },
     { provide: CheckpointRepository, useFactory: (db: Database) => new CheckpointRepository(ds(db)), inject: [DATABASE] },
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
-    { provide: OwnershipProjector, useFactory: (db: Database, schemas: StoredSchemaCatalog) => new OwnershipProjector(ds(db), schemas), inject: [DATABASE, StoredSchemaCatalog] },
     { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(rds(db)), inject: [DATABASE] },
     { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(rds(db)), inject: [DATABASE] },
     { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },
     { provide: DeadLetterRepository, useFactory: (db: Database) => new DeadLetterRepository(ds(db)), inject: [DATABASE] },
     { provide: WatchPositionRepository, useFactory: (db: Database) => new WatchPositionRepository(ds(db)), inject: [DATABASE] },
   ],
-  exports: [DATABASE, EventAppender, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipProjector, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository, DeadLetterRepository, WatchPositionRepository],
+  exports: [DATABASE, StoredSchemaCatalog, EventReader, CheckpointRepository, PartitionMaintenance, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository, DeadLetterRepository, WatchPositionRepository],
 })
 export class StoreModule implements OnApplicationShutdown {
   /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */

@@ -5,7 +5,7 @@ import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, sec
 import { storedBody } from '../ingest/body.util.js';
 import { blobOf } from '../ingest/managed-fields.util.js';
 import { createDataSource } from '../database/database.js';
-import { EventAppender } from './event-appender.js';
+import { foldingAppender } from '../testing/worker-use-cases.js';
 import { EventReader } from './event-reader.js';
 
 describe('EventAppender (real Postgres)', () => {
@@ -33,7 +33,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('stores a redelivered batch once (same batch 3×)', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     const batch = [1, 2, 3].map((i) => deploymentObservation({ uid: 'idem-1', resourceVersion: String(i), replicas: i }));
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await appender.append(batch));
@@ -43,7 +43,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('counts time-only changes without storing them, but stores value and ownership changes', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     const base = { uid: 'dedupe-1', replicas: 2 };
     const r = await appender.append([
       deploymentObservation({ ...base, resourceVersion: '10', time: '2026-11-21T10:00:00Z' }),
@@ -61,7 +61,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('keeps managedFields with their times and rebuilds bodies from patches and snapshots', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     const observations = [1, 2, 3, 4, 5, 6, 7].map((i) =>
       deploymentObservation({ uid: 'body-1', resourceVersion: String(100 + i), replicas: i, image: `web:${i}`, time: `2026-11-21T10:0${i}:00Z` }),
     );
@@ -84,7 +84,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('shares blobs between objects of the same shape', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     const before = await ds.query(`SELECT count(*)::int AS n FROM blobs`);
     await appender.append([1, 2, 3, 4, 5].map((i) => deploymentObservation({ uid: `shape-${i}`, name: 'same', resourceVersion: '1' })));
     const after = await ds.query(`SELECT count(*)::int AS n FROM blobs`);
@@ -93,7 +93,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('stores an object that a concurrent transaction created while the batch waited for it', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     await appender.append([deploymentObservation({ uid: 'race-0', resourceVersion: '1' })]); // the cluster row
     const other = ds.createQueryRunner();
     await other.connect();
@@ -116,7 +116,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('patches against the whole body a concurrent batch committed while this one waited for the object', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     const observations = [1, 2, 3].map((i) => deploymentObservation({ uid: 'snapshot-race', resourceVersion: String(i), replicas: i }));
     await appender.append(observations.slice(0, 1));
     const other = ds.createQueryRunner();
@@ -146,7 +146,7 @@ describe('EventAppender (real Postgres)', () => {
   });
 
   it('never writes a Secret value to any table, including the last-applied annotation', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = foldingAppender(ds, capture);
     const password = 'hunter2-s3cr3t-value';
     await appender.append([secretObservation('secret-1', '1', password), secretObservation('secret-1', '2', `${password}-rotated`)]);
     const tables: { table_name: string }[] = await ds.query(

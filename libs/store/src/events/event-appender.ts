@@ -2,11 +2,14 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import type { KeyObject } from 'node:crypto';
 import { resolveSensitiveHashKey, type CaptureConfig } from '../../../config/src/index.js';
 import { errorCodeOf, type Observation, type WatchCheckpoint } from '../../../common/src/index.js';
-import { compareSeq, decideAppend, seqString, nextTip, type ObjectTip, type ObservedEvent, type SchemaResolver } from '../../../audit/src/index.js';
+import {
+  compareSeq, decideAppend, seqString, nextTip, FoldAtAppendError,
+  type AppendTimeProjection, type AppendTimeProjectionResult, type AppendTransactionTables, type ObjectTip, type ObservedEvent, type SchemaResolver,
+} from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { decodeBodyChain, encodeBody, type Body } from '../ingest/body.util.js';
-import { AppendTimeProjection, FoldAtAppendError, type AppendTimeProjectionResult } from '../projections/append-time-projection.js';
+import { activeStates, PostgresOwnershipProjectionStore } from '../projections/ownership-projection.store.js';
 import { managedFieldsEntry, observedEventOf, rebuildObject } from './observed-event.loader.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
 import { packBytes } from '../ingest/packed-bytes.util.js';
@@ -144,8 +147,8 @@ export class EventAppender {
   constructor(
     private readonly dataSource: DataSource,
     private readonly capture: CaptureConfig,
-    /** Folds the stored events into the projections in the same transaction; `null`: the log walk folds every event. */
-    private readonly projection: AppendTimeProjection | null = new AppendTimeProjection(dataSource),
+    /** The audit lib's use case that folds the stored events into the projections in the same transaction; `null`: the log walk folds every event. */
+    private readonly projection: AppendTimeProjection | null = null,
   ) {
     this.positions = new WatchPositionRepository(dataSource);
     this.hashKey = resolveSensitiveHashKey(capture.hashKey);
@@ -227,7 +230,7 @@ export class EventAppender {
     const touched = [...tips.values()].filter((t) => t.touched);
     const projection =
       this.projection && resolve
-        ? await this.projection.project(q, resolve, () => observedEvents(rows, written), new Map(touched.map((t) => [t.objectId, t.previousSeq])))
+        ? await this.projection.project(this.tablesIn(q), resolve, () => observedEvents(rows, written), new Map(touched.map((t) => [t.objectId, t.previousSeq])))
         : null;
     return {
       stored: rows.length,
@@ -332,6 +335,14 @@ export class EventAppender {
   }
 
   /** Blobs, events and tips in one statement; sets each touched tip's lastSeq; returns the events as stored. */
+  /** The projection tables as the append's transaction `q` sees them (it holds the objects' rows). */
+  private tablesIn(q: QueryRunner): AppendTransactionTables {
+    return {
+      activeStates: (ids) => activeStates(q, ids),
+      save: (generation, batch) => new PostgresOwnershipProjectionStore(this.dataSource, generation, null, false, q).save(batch),
+    };
+  }
+
   private async write(q: QueryRunner, blobs: Blob[], rows: readonly EventRow[], tips: readonly Tip[]): Promise<WrittenEvent[]> {
     blobs.sort((a, b) => a.hash.compare(b.hash));
     const blobBytes = packBytes(blobs.map((b) => b.json));

@@ -4,8 +4,9 @@ import { loadConfig } from '../../../config/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
-import { PostgresOwnershipProjectionStore, ProjectionConflictError } from './ownership-projection.store.js';
-import { OwnershipProjector } from './ownership-projector.js';
+import { PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
+import { ProjectionConflictError, type OwnershipProjector } from '../../../audit/src/index.js';
+import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 
 /** A later write: `manager` takes `.spec.replicas` with an Update (an ownership change, not only a new body). */
 const scaledBy = (o: Observation, manager: string, replicas: number, resourceVersion: string): Observation => {
@@ -38,8 +39,8 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
   beforeAll(async () => {
     db = await createTestDatabase('append_projection');
     ds = await createDataSource(db.url, 6).initialize();
-    appender = new EventAppender(ds, capture());
-    projector = new OwnershipProjector(ds, undefined, 3);
+    appender = foldingAppender(ds, capture());
+    projector = projectorOn(ds, { pageSize: 3 });
   });
   afterAll(async () => {
     await ds?.destroy();

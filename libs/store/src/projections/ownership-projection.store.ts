@@ -5,29 +5,17 @@ import {
   type OwnershipProjectionStore,
   type OwnershipVersion,
   type ProjectedBatch,
-  type ProjectedStamp,
+  ProjectionConflictError,
 } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
-import { recordedDigestSql, schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
+import { schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
 import { STATE_COLUMNS, stateFromRow, stateRowOf, type StateRow } from './state-row.js';
 import { transitionRow } from './transition-row.js';
 
 /** The checkpoint name of the ownership projection of one generation. */
 export const ownershipCheckpoint = (generation: number): string => `ownership@${generation}`;
-
-/**
- * Another writer stored a state of the batch after it was loaded (an append folding its object's
- * new events, or the log walk): the batch was rolled back and must be folded again from what is
- * stored now.
- */
-export class ProjectionConflictError extends Error {
-  constructor(readonly objects: number) {
-    super(`${objects} projection state(s) changed since they were loaded: fold again`);
-    this.name = 'ProjectionConflictError';
-  }
-}
 
 /**
  * {@link OwnershipProjectionStore} on Postgres, for one generation of the tables. `save` writes the
@@ -94,18 +82,6 @@ export async function activeStates(q: QueryRunner, objectIds: readonly string[])
   const states = new Map<string, ObjectOwnershipState>();
   for (const r of rows) if (r.object_id !== null) states.set(r.object_id, stateFromRow(r as StateRow));
   return { generation: rows[0]!.generation, states };
-}
-
-/** The stored states' stamps (the audit lib's `stampOf`, read without decoding the states), by object id. */
-export async function storedStamps(dataSource: DataSource, generation: number, objectIds: readonly string[]): Promise<Map<string, ProjectedStamp>> {
-  if (objectIds.length === 0) return new Map();
-  const rows: { object_id: string; last_seq: string; cluster: string; api_group: string; api_version: string; kind: string; digest: string | null }[] =
-    await dataSource.query(
-      `SELECT s.object_id, s.last_seq::text AS last_seq, s.cluster, s.api_group, s.api_version, s.kind, ${recordedDigestSql('s')} AS digest
-       FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
-      [generation, objectIds],
-    );
-  return new Map(rows.map((r) => [r.object_id, { lastSeq: r.last_seq, cluster: r.cluster, group: r.api_group, version: r.api_version, kind: r.kind, digest: r.digest }]));
 }
 
 /**

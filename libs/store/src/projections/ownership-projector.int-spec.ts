@@ -5,7 +5,8 @@ import { createDataSource } from '../database/database.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import { EventAppender } from '../events/event-appender.js';
 import { ownershipCheckpoint } from './ownership-projection.store.js';
-import { OwnershipProjector } from './ownership-projector.js';
+import type { OwnershipProjector } from '../../../audit/src/index.js';
+import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 
 describe('OwnershipProjector over the real event log (Postgres)', () => {
   let db: TestDatabase;
@@ -24,8 +25,8 @@ describe('OwnershipProjector over the real event log (Postgres)', () => {
   beforeAll(async () => {
     db = await createTestDatabase('projector');
     ds = await createDataSource(db.url, 6).initialize();
-    appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
-    projector = new OwnershipProjector(ds, undefined, 2);
+    appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
+    projector = projectorOn(ds, { pageSize: 2 });
   });
   afterAll(async () => {
     await ds?.destroy();

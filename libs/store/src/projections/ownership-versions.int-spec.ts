@@ -20,7 +20,7 @@ import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
-import { OwnershipProjector } from './ownership-projector.js';
+import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { OwnershipQueries } from './ownership-queries.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
 import { transitionRow } from './transition-row.js';
@@ -53,7 +53,7 @@ describe('ownership versions and stored transitions: reads without folding (real
   beforeAll(async () => {
     db = await createTestDatabase('versions');
     ds = await createDataSource(db.url, 4).initialize();
-    appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
+    appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
     queries = new OwnershipQueries(ds);
     reader = new EventReader(ds);
     loader = new ObservedEventLoader(ds);
@@ -63,7 +63,7 @@ describe('ownership versions and stored transitions: reads without folding (real
     await db?.drop();
   });
 
-  const project = () => new OwnershipProjector(ds).catchUp({ waitForHeldBackMs: 60_000 });
+  const project = () => projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
   const objectIdOf = async (uid: string): Promise<string> => (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = $1`, [uid]))[0].id;
   const eventsOf = async (objectId: string): Promise<ObservedEvent[]> => loader.load(await reader.objectHistory(objectId));
 

@@ -7,7 +7,8 @@ import { widgetDocument as widgetFixture, widgetItemEntry } from '../../../audit
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { ApiSchemaRepository } from '../schemas/api-schema.repository.js';
-import { OwnershipProjector } from './ownership-projector.js';
+import type { OwnershipProjector } from '../../../audit/src/index.js';
+import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { OwnershipQueries } from './ownership-queries.js';
 import { StoredSchemaCatalog } from '../schemas/stored-schema-catalog.js';
 
@@ -41,8 +42,8 @@ describe("custom resources answered with the cluster's stored schema (Postgres)"
   beforeAll(async () => {
     db = await createTestDatabase('schemas');
     ds = await createDataSource(db.url, 6).initialize();
-    appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
-    projector = new OwnershipProjector(ds);
+    appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
+    projector = projectorOn(ds);
     queries = new OwnershipQueries(ds, new StoredSchemaCatalog(ds));
   });
   afterAll(async () => {
@@ -93,7 +94,7 @@ describe("custom resources answered with the cluster's stored schema (Postgres)"
     expect(await owners('.spec.items[name="b"].size', firstSeq)).toEqual(['team-b']);
     expect((await queries.fieldOwners(id, '.spec.items[name="b"].size', { kind: 'seq', seq: firstSeq })).schema.source).toBe('cluster');
     // A fresh projector (a restarted worker) checks again and finds nothing to do.
-    expect(await new OwnershipProjector(ds).catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ reprojected: 0 });
+    expect(await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ reprojected: 0 });
     // States point at their choice; each choice is stored once (deduced, then the cluster's).
     const choices: { source: string; type_name: string; states: number }[] = await ds.query(
       `SELECT c.source, c.type_name, count(s.object_id)::integer AS states

@@ -1,14 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { SchemaCatalog, type ConvertedDocumentCache, type SchemaResolver } from '../../../audit/src/index.js';
+import { SchemaCatalog, type ConvertedDocumentCache, type SchemaCatalogSource } from '../../../audit/src/index.js';
 
-/**
- * Where projections and answers get their schemas: a catalog of the stored OpenAPI documents, the
- * same object while they are unchanged. `maxAgeMs`: how old the check of the stored documents may be
- * for this caller (the source's own default when left out).
- */
-export interface SchemaCatalogSource {
-  current(maxAgeMs?: number): Promise<{ readonly resolve: SchemaResolver }>;
-}
+export type { SchemaCatalogSource };
 
 export interface StoredSchemaCatalogOptions {
   /** Check the stored documents at most this often (0: on every call), unless a call says otherwise. */

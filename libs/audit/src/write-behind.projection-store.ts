@@ -1,4 +1,5 @@
-import type { ObjectOwnershipState, OwnershipProjectionStore, ProjectedBatch } from '../../../audit/src/index.js';
+import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import type { OwnershipProjectionStore, ProjectedBatch } from './project-events.use-case.js';
 
 /**
  * Lets a walk of the log fold its next page while the previous page is still being written: the

@@ -1,17 +1,11 @@
-import type { DataSource } from 'typeorm';
-import {
-  compareSeq, foldedWithChosenSchema, ProjectEventsUseCase, stampOf, staleSchemaGroups, type ProjectedSchemaGroup, type ProjectedStamp, type SchemaResolver,
-} from '../../../audit/src/index.js';
-import { inTransaction } from '../database/transaction.util.js';
-import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
-import { CheckpointRepository } from '../events/checkpoint.repository.js';
-import type { EventPosition } from '../events/event-position.js';
-import { EventReader, type StoredEvent } from '../events/event-reader.js';
-import { ObservedEventLoader } from '../events/observed-event.loader.js';
-import { ownershipCheckpoint, PostgresOwnershipProjectionStore, ProjectionConflictError, storedStamps } from './ownership-projection.store.js';
-import { ProjectionGenerationsRepository } from './projection-generations.repository.js';
+import { stampOf, type ProjectedStamp } from './append-time-projection.js';
+import { ProjectEventsUseCase } from './project-events.use-case.js';
+import { ProjectionConflictError } from './projection-conflict.error.js';
+import type { EventPosition, LoggedEvent, ProjectionLog, ProjectionTables, SchemaCatalogSource } from './projection-log.port.js';
+import type { SchemaResolver } from './schema-resolver.port.js';
+import { foldedWithChosenSchema, staleSchemaGroups } from './schema-staleness.js';
+import { compareSeq } from './seq.util.js';
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
-import { recordedDigestSql } from './schema-choices.js';
 
 /** What a walk of the log did. */
 export interface CatchUpResult {
@@ -20,7 +14,7 @@ export interface CatchUpResult {
   readonly transitions: number;
   readonly position: EventPosition;
   /** The last event folded, if any (for the last-processed age metric). */
-  readonly lastEvent: StoredEvent | null;
+  readonly lastEvent: LoggedEvent | null;
   /** Committed events left after the position: held back behind an older transaction still open. */
   readonly heldBack: number;
   /** Objects projected again from their events because the schema of their kind changed. */
@@ -64,24 +58,16 @@ const PAGE = 500;
  * checkpoint, and replays (one object, one cluster, or everything into a fresh generation swapped in
  * when caught up). Not reentrant: the caller serialises runs (the `project` queue has one lane).
  */
-export class OwnershipProjector {
-  private readonly reader: EventReader;
-  private readonly loader: ObservedEventLoader;
-  private readonly checkpoints: CheckpointRepository;
-  private readonly generations: ProjectionGenerationsRepository;
+export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
   /** The catalog and generation last checked for objects folded with another schema. */
   private checked: { catalog: object; generation: number } | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly schemas: SchemaCatalogSource = new StoredSchemaCatalog(dataSource),
+    private readonly log: ProjectionLog<E>,
+    private readonly tables: ProjectionTables,
+    private readonly schemas: SchemaCatalogSource,
     private readonly pageSize = PAGE,
-  ) {
-    this.reader = new EventReader(dataSource);
-    this.loader = new ObservedEventLoader(dataSource);
-    this.checkpoints = new CheckpointRepository(dataSource);
-    this.generations = new ProjectionGenerationsRepository(dataSource);
-  }
+  ) {}
 
   /** Folds every readable event after the active generation's checkpoint. */
   async catchUp(options: CatchUpOptions = {}): Promise<CatchUpResult> {
@@ -90,7 +76,7 @@ export class OwnershipProjector {
     let transitions = 0;
     let reprojected = 0;
     for (;;) {
-      const generation = await this.generations.active();
+      const generation = await this.tables.activeGeneration();
       const { resolve, reprojected: n } = await this.resolverFor(generation, options.onReproject);
       reprojected += n;
       const r = await this.walkUntilWritten(generation, resolve, options.onPage);
@@ -105,8 +91,8 @@ export class OwnershipProjector {
   /** Rebuilds the projections of `scope` from events; returns how many events were folded. */
   async replay(scope: ReplayScope, onProgress?: (p: ReplayProgress) => void | Promise<void>): Promise<ReplayProgress> {
     if (scope.kind === 'all') {
-      const total = await this.eventCount();
-      const generation = await this.generations.beginRebuild();
+      const total = await this.log.estimatedSize();
+      const generation = await this.tables.beginRebuild();
       const { resolve } = await this.schemas.current();
       let events = 0;
       const report = (page: CatchUpResult) => onProgress?.({ scope: 'all', events: events + page.events, objects: 0, percent: percent(events + page.events, total) });
@@ -117,21 +103,13 @@ export class OwnershipProjector {
         await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
       }
       // Swap the fresh generation in; the live catch-up continues from its checkpoint.
-      await this.generations.swapIn(generation);
-      const objects = Number((await this.dataSource.query(`SELECT count(*) AS n FROM ownership_states WHERE generation = $1`, [generation]))[0].n);
+      await this.tables.swapIn(generation);
+      const objects = await this.tables.stateCount(generation);
       return { scope: 'all', events, objects, percent: 100 };
     }
-    const generation = await this.generations.active();
+    const generation = await this.tables.activeGeneration();
     const { resolve } = await this.schemas.current();
-    const ids: string[] =
-      scope.kind === 'object'
-        ? [scope.objectId]
-        : (
-            await this.dataSource.query(
-              `SELECT o.id::text AS id FROM objects o JOIN clusters c ON c.id = o.cluster_id WHERE c.name = $1 ORDER BY o.id`,
-              [scope.cluster],
-            )
-          ).map((r: { id: string }) => r.id);
+    const ids = scope.kind === 'object' ? [scope.objectId] : await this.log.objectsOfCluster(scope.cluster);
     let events = 0;
     let objects = 0;
     for (const id of ids) {
@@ -148,14 +126,8 @@ export class OwnershipProjector {
    * stores, waits, then finds this replay's state.
    */
   private async replayObject(generation: number, objectId: string, resolve: SchemaResolver): Promise<number> {
-    return inTransaction(this.dataSource, async (q) => {
-      await q.query(`SELECT 1 FROM objects WHERE id = $1::bigint FOR UPDATE`, [objectId]);
-      // Read once the row is held (every event an append committed before is in it), on the same connection.
-      const stored = await new EventReader(q).objectHistory(objectId);
-      if (stored.length === 0) return 0;
-      const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, null, true, q);
-      await new ProjectEventsUseCase(store, resolve).execute({ events: await new ObservedEventLoader(q).load(stored) });
-      return stored.length;
+    return this.tables.rewriteObject(generation, objectId, async ({ events, store }) => {
+      await new ProjectEventsUseCase(store, resolve).execute({ events });
     });
   }
 
@@ -169,23 +141,11 @@ export class OwnershipProjector {
   private async resolverFor(generation: number, onReproject?: (done: number, total: number) => void): Promise<{ resolve: SchemaResolver; reprojected: number }> {
     const catalog = await this.schemas.current();
     if (this.checked?.catalog === catalog && this.checked.generation === generation) return { resolve: catalog.resolve, reprojected: 0 };
-    const groups: ProjectedSchemaGroup[] = await this.dataSource.query(
-      `SELECT s.cluster, s.api_group AS "group", s.api_version AS version, s.kind, c.digest, count(*)::integer AS objects
-       FROM ownership_states s LEFT JOIN schema_choices c ON c.id = s.schema_id WHERE s.generation = $1 GROUP BY 1, 2, 3, 4, 5`,
-      [generation],
-    );
-    const stale = staleSchemaGroups(groups, catalog.resolve);
+    const stale = staleSchemaGroups(await this.tables.schemaGroups(generation), catalog.resolve);
     const total = stale.reduce((n, g) => n + g.objects, 0);
     let done = 0;
     for (const g of stale) {
-      const ids: { id: string }[] = await this.dataSource.query(
-        `SELECT s.object_id AS id FROM ownership_states s
-         WHERE s.generation = $1 AND s.cluster = $2 AND s.api_group = $3 AND s.api_version = $4 AND s.kind = $5
-           AND ${recordedDigestSql('s')} IS NOT DISTINCT FROM $6
-         ORDER BY s.object_id`,
-        [generation, g.cluster, g.group, g.version, g.kind, g.digest],
-      );
-      for (const { id } of ids) {
+      for (const id of await this.tables.objectsOf(generation, g)) {
         await this.replayObject(generation, id, catalog.resolve);
         onReproject?.(++done, total);
       }
@@ -221,23 +181,22 @@ export class OwnershipProjector {
    * and an object folded with a schema no longer chosen is projected again.
    */
   private async walk(generation: number, resolve: SchemaResolver, onPage?: (r: CatchUpResult) => void | Promise<void>): Promise<CatchUpResult> {
-    const name = ownershipCheckpoint(generation);
-    let position = await this.checkpoints.get(name);
+    let position = await this.tables.checkpoint(generation);
     let events = 0;
     let transitions = 0;
-    let lastEvent: StoredEvent | null = null;
+    let lastEvent: E | null = null;
     // Page n+1 is read and folded while page n is written (in order, one write in flight).
     const writes = new WriteBehindProjectionStore();
     try {
       for (;;) {
-        const page = await this.reader.readAfter(position, this.pageSize);
+        const page = await this.log.readAfter(position, this.pageSize);
         if (page.length === 0) break;
         const last = page[page.length - 1]!;
         const next = { xid: last.xid, seq: last.seq };
         const unfolded = await this.unfolded(page, generation, resolve, writes);
-        const folded = await this.loader.load(unfolded);
+        const folded = await this.log.load(unfolded);
         // The checkpoint is written with the batch, in its transaction: it only passes events that are fully applied.
-        const target = new PostgresOwnershipProjectionStore(this.dataSource, generation, next);
+        const target = this.tables.pageStore(generation, next);
         const done = { events: events + page.length, transitions };
         const store = writes.wrap(target, (batch) =>
           onPage?.({ generation, events: done.events, transitions: done.transitions + batch.transitions.length, position: next, lastEvent: last, heldBack: 0, reprojected: 0 }),
@@ -258,7 +217,7 @@ export class OwnershipProjector {
   }
 
   /** The events of `page` no state holds yet; objects folded with another schema than `resolve`'s are projected again first. */
-  private async unfolded(page: readonly StoredEvent[], generation: number, resolve: SchemaResolver, writes: WriteBehindProjectionStore): Promise<StoredEvent[]> {
+  private async unfolded(page: readonly E[], generation: number, resolve: SchemaResolver, writes: WriteBehindProjectionStore): Promise<E[]> {
     const stampsOf = async (ids: readonly string[]): Promise<Map<string, ProjectedStamp>> => {
       const out = new Map<string, ProjectedStamp>();
       const stored: string[] = [];
@@ -267,7 +226,7 @@ export class OwnershipProjector {
         if (s) out.set(id, stampOf(s));
         else stored.push(id);
       }
-      for (const [id, s] of await storedStamps(this.dataSource, generation, stored)) out.set(id, s);
+      for (const [id, s] of await this.tables.stamps(generation, stored)) out.set(id, s);
       return out;
     };
     const ids = [...new Set(page.map((e) => e.objectId))];
@@ -287,18 +246,7 @@ export class OwnershipProjector {
 
   /** Committed events after a generation's checkpoint (the active one by default; counted up to 1,000,000). */
   async lag(generation?: number): Promise<number> {
-    const position = await this.checkpoints.get(ownershipCheckpoint(generation ?? (await this.generations.active())));
-    const rows: { n: string }[] = await this.dataSource.query(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE (xid, seq) > ($1::xid8, $2::bigint) LIMIT 1000000) t`,
-      [position.xid, position.seq],
-    );
-    return Number(rows[0]?.n ?? 0);
-  }
-
-  private async eventCount(): Promise<number> {
-    // An estimate is enough for progress: the sequence is free where count(*) is not.
-    const rows: { n: string }[] = await this.dataSource.query(`SELECT coalesce(last_value, 0) AS n FROM events_seq`);
-    return Number(rows[0]?.n ?? 0);
+    return this.log.countAfter(await this.tables.checkpoint(generation ?? (await this.tables.activeGeneration())));
   }
 }
 

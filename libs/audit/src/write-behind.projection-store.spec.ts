@@ -1,4 +1,5 @@
-import type { ObjectOwnershipState, OwnershipProjectionStore, ProjectedBatch } from '../../../audit/src/index.js';
+import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import type { OwnershipProjectionStore, ProjectedBatch } from './project-events.use-case.js';
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
 
 const state = (objectId: string, lastSeq: string) => ({ objectId, lastSeq }) as unknown as ObjectOwnershipState;

@@ -1,10 +1,20 @@
-import type { DataSource, QueryRunner } from 'typeorm';
-import { foldsAtAppend, ProjectEventsUseCase, stampOf, type ObservedEvent, type OwnershipProjectionStore, type SchemaResolver } from '../../../audit/src/index.js';
-import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
-import { activeStates, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
+import { foldsAtAppend, stampOf } from './append-time-projection.js';
+import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import type { ObservedEvent } from './observed-event.types.js';
+import { ProjectEventsUseCase, type OwnershipProjectionStore, type ProjectedBatch } from './project-events.use-case.js';
+import type { SchemaCatalogSource } from './projection-log.port.js';
+import type { SchemaResolver } from './schema-resolver.port.js';
 
 /** How long an append folds with the schema catalog it read (the log walk projects again what a changed schema makes stale). */
 const CATALOG_MAX_AGE_MS = 1000;
+
+/** Port: the projection tables as seen from inside an append's transaction (which holds the objects' rows). */
+export interface AppendTransactionTables {
+  /** The active generation and the stored states of `objectIds` in it. */
+  activeStates(objectIds: readonly string[]): Promise<{ readonly generation: number; readonly states: ReadonlyMap<string, ObjectOwnershipState> }>;
+  /** Writes `batch` into `generation` (each state compare-and-set on the `lastSeq` it was folded from). */
+  save(generation: number, batch: ProjectedBatch): Promise<void>;
+}
 
 /** What an append's projection did. */
 export interface AppendTimeProjectionResult {
@@ -25,23 +35,17 @@ export class FoldAtAppendError extends Error {
 }
 
 /**
- * Folds an append's new events into the active generation's projections in the append's own
- * transaction, which holds the objects' rows: the states are written with the events, and the log
- * walk later passes over them without reading a body. Which objects may be folded is the audit
- * lib's `foldsAtAppend`; the fold is the projector's use case. Two statements: the generation with
- * the states, then the whole batch. A failure is thrown as {@link FoldAtAppendError}: the appender
- * then stores the batch without folding, so a fold never keeps an event out of the log.
+ * The ingest's second use case: folds an append's new events into the active generation's
+ * projections in the append's own transaction, so the log walk later passes over them without
+ * reading a body. Which objects may be folded is {@link foldsAtAppend}; the fold is the projector's
+ * {@link ProjectEventsUseCase}. A failure is thrown as {@link FoldAtAppendError}: the appender then
+ * stores the batch without folding, so a fold never keeps an event out of the log.
  */
 export class AppendTimeProjection {
-  private readonly schemas: SchemaCatalogSource;
-
   constructor(
-    private readonly dataSource: DataSource,
     /** The worker's catalog, shared with its projector (each document is converted once per process). */
-    schemas?: SchemaCatalogSource,
-  ) {
-    this.schemas = schemas ?? new StoredSchemaCatalog(dataSource);
-  }
+    private readonly schemas: SchemaCatalogSource,
+  ) {}
 
   /** The schemas to fold with: read before the append's transaction opens (it may hold the only connection). */
   async resolver(): Promise<SchemaResolver> {
@@ -54,7 +58,7 @@ export class AppendTimeProjection {
    * {@link resolver}.
    */
   async project(
-    q: QueryRunner,
+    tables: AppendTransactionTables,
     resolve: SchemaResolver,
     storedEvents: () => readonly ObservedEvent[],
     previousSeqs: ReadonlyMap<string, string | null>,
@@ -62,16 +66,15 @@ export class AppendTimeProjection {
     if (previousSeqs.size === 0) return { folded: 0, left: 0, error: null };
     try {
       const ids = [...previousSeqs.keys()];
-      const { generation, states } = await activeStates(q, ids);
+      const { generation, states } = await tables.activeStates(ids);
       const foldable = new Set(ids.filter((id) => {
         const s = states.get(id);
         return foldsAtAppend(previousSeqs.get(id) ?? null, s && stampOf(s), resolve);
       }));
       if (foldable.size > 0) {
-        const store = new PostgresOwnershipProjectionStore(this.dataSource, generation, null, false, q);
         const onto: OwnershipProjectionStore = {
           load: async () => new Map([...states].filter(([id]) => foldable.has(id))),
-          save: (batch) => store.save(batch),
+          save: (batch) => tables.save(generation, batch),
         };
         await new ProjectEventsUseCase(onto, resolve).execute({ events: storedEvents().filter((e) => foldable.has(e.objectId)) });
       }

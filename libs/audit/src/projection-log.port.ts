@@ -1,0 +1,79 @@
+import type { ObservedEvent } from './observed-event.types.js';
+import type { OwnershipProjectionStore } from './project-events.use-case.js';
+import type { ProjectedSchemaGroup } from './schema-staleness.js';
+import type { ProjectedStamp } from './append-time-projection.js';
+import type { SchemaResolver } from './schema-resolver.port.js';
+
+/**
+ * A position in the global event log. Readers walk events ordered by (xid, seq) and only up to
+ * the oldest transaction still open, so an event committed late by an older transaction is never
+ * skipped (a plain `seq > n` reader would skip it). xid and seq are decimal strings (64-bit).
+ */
+export interface EventPosition {
+  readonly xid: string;
+  readonly seq: string;
+}
+
+/** What the projector needs of an event read from the log by position, before its body is read. */
+export interface LoggedEvent {
+  readonly seq: string;
+  readonly xid: string;
+  readonly objectId: string;
+  readonly observedAt: Date;
+}
+
+/** Port: the event log, read by position (the store implements it on Postgres). */
+export interface ProjectionLog<E extends LoggedEvent = LoggedEvent> {
+  /** Events after `position` in (xid, seq) order, never past the oldest transaction still open. */
+  readAfter(position: EventPosition, limit: number): Promise<E[]>;
+  /** The events as the projection folds them (bodies and managedFields read). */
+  load(events: readonly E[]): Promise<ObservedEvent[]>;
+  /** Committed events after `position` (counted up to 1,000,000). */
+  countAfter(position: EventPosition): Promise<number>;
+  /** An estimate of how many events the log holds (for progress). */
+  estimatedSize(): Promise<number>;
+  /** The ids of a cluster's objects, in id order. */
+  objectsOfCluster(cluster: string): Promise<string[]>;
+}
+
+/**
+ * One object's rows rewritten from scratch: the store holds the object's row meanwhile (an append
+ * waits, then finds the new state), reads every event of it, and saves through `store`, which
+ * replaces every row of the object.
+ */
+export interface ObjectRewrite {
+  readonly events: readonly ObservedEvent[];
+  readonly store: OwnershipProjectionStore;
+}
+
+/** Port: the generations of the projection tables, their checkpoints and stored states. */
+export interface ProjectionTables {
+  /** The generation queries read. */
+  activeGeneration(): Promise<number>;
+  /** A fresh generation to rebuild into; every generation but the active one is discarded first. */
+  beginRebuild(): Promise<number>;
+  /** Makes `generation` the active one, then drops every other. */
+  swapIn(generation: number): Promise<void>;
+  /** How far the log walk has folded into `generation`. */
+  checkpoint(generation: number): Promise<EventPosition>;
+  /** The store of one page of the walk: saving it also moves the checkpoint to `position`, atomically. */
+  pageStore(generation: number, position: EventPosition): OwnershipProjectionStore;
+  /** Runs `fold` over one object's events with its rows held, replacing them; returns how many events it read. */
+  rewriteObject(generation: number, objectId: string, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number>;
+  /** The stored states' stamps, by object id (read without decoding the states). */
+  stamps(generation: number, objectIds: readonly string[]): Promise<Map<string, ProjectedStamp>>;
+  /** How many objects were folded with each schema, per kind. */
+  schemaGroups(generation: number): Promise<ProjectedSchemaGroup[]>;
+  /** The objects of a group, in id order. */
+  objectsOf(generation: number, group: ProjectedSchemaGroup): Promise<string[]>;
+  /** How many objects have a state in `generation`. */
+  stateCount(generation: number): Promise<number>;
+}
+
+/**
+ * Port: the schemas to fold with now, checked against the stored documents at most `maxAgeMs` ago
+ * for this caller (the source's own default when left out).
+ */
+export interface SchemaCatalogSource {
+  current(maxAgeMs?: number): Promise<{ readonly resolve: SchemaResolver }>;
+}

@@ -1,0 +1,46 @@
+import type { DataSource } from 'typeorm';
+import type { ObservedEvent, ProjectionLog } from '../../../audit/src/index.js';
+import type { EventPosition } from './event-position.js';
+import { EventReader, type StoredEvent } from './event-reader.js';
+import { ObservedEventLoader } from './observed-event.loader.js';
+
+/** The audit lib's {@link ProjectionLog} port on Postgres: the log read by position, bodies and managedFields rebuilt. */
+export class PostgresProjectionLog implements ProjectionLog<StoredEvent> {
+  private readonly reader: EventReader;
+  private readonly loader: ObservedEventLoader;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.reader = new EventReader(dataSource);
+    this.loader = new ObservedEventLoader(dataSource);
+  }
+
+  readAfter(position: EventPosition, limit: number): Promise<StoredEvent[]> {
+    return this.reader.readAfter(position, limit);
+  }
+
+  load(events: readonly StoredEvent[]): Promise<ObservedEvent[]> {
+    return this.loader.load(events);
+  }
+
+  async countAfter(position: EventPosition): Promise<number> {
+    const rows: { n: string }[] = await this.dataSource.query(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE (xid, seq) > ($1::xid8, $2::bigint) LIMIT 1000000) t`,
+      [position.xid, position.seq],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async estimatedSize(): Promise<number> {
+    // The sequence is free where count(*) is not.
+    const rows: { n: string }[] = await this.dataSource.query(`SELECT coalesce(last_value, 0) AS n FROM events_seq`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async objectsOfCluster(cluster: string): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT o.id::text AS id FROM objects o JOIN clusters c ON c.id = o.cluster_id WHERE c.name = $1 ORDER BY o.id`,
+      [cluster],
+    );
+    return rows.map((r) => r.id);
+  }
+}
