@@ -1,7 +1,7 @@
 import { stampOf, type ProjectedStamp } from './append-time-projection.js';
 import { ProjectEventsUseCase } from './project-events.use-case.js';
 import { ProjectionConflictError } from './projection-conflict.error.js';
-import type { EventPosition, LoggedEvent, ProjectionLog, ProjectionTables, SchemaCatalogSource } from './projection-log.port.js';
+import type { EventPosition, LoggedEvent, ProjectionLog, ProjectionTables, SchemaCatalogSource, SeqRange } from './projection-log.port.js';
 import type { SchemaResolver } from './schema-resolver.port.js';
 import { foldedWithChosenSchema, staleSchemaGroups } from './schema-staleness.js';
 import { compareSeq } from './seq.util.js';
@@ -193,7 +193,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
         if (page.length === 0) break;
         const last = page[page.length - 1]!;
         const next = { xid: last.xid, seq: last.seq };
-        const unfolded = await this.unfolded(page, generation, resolve, writes);
+        const unfolded = await this.unfolded(page, next, generation, resolve, writes);
         const folded = await this.log.load(unfolded);
         // The checkpoint is written with the batch, in its transaction: it only passes events that are fully applied.
         const target = this.tables.pageStore(generation, next);
@@ -216,8 +216,12 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     return { generation, events, transitions, position, lastEvent, heldBack: 0, reprojected: 0 };
   }
 
-  /** The events of `page` no state holds yet; objects folded with another schema than `resolve`'s are projected again first. */
-  private async unfolded(page: readonly E[], generation: number, resolve: SchemaResolver, writes: WriteBehindProjectionStore): Promise<E[]> {
+  /**
+   * The events of `page` (which ends at `end`) no state holds yet. Objects folded with another
+   * schema than `resolve`'s are projected again first; so is an object the log would give out of
+   * seq order, the rest of whose events then need no fold.
+   */
+  private async unfolded(page: readonly E[], end: EventPosition, generation: number, resolve: SchemaResolver, writes: WriteBehindProjectionStore): Promise<E[]> {
     const stampsOf = async (ids: readonly string[]): Promise<Map<string, ProjectedStamp>> => {
       const out = new Map<string, ProjectedStamp>();
       const stored: string[] = [];
@@ -238,10 +242,26 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
       for (const id of stale) await this.replayObject(generation, id, resolve);
       stamps = await stampsOf(ids);
     }
-    return page.filter((e) => {
+    const pending = page.filter((e) => {
       const s = stamps.get(e.objectId);
       return s === undefined || compareSeq(e.seq, s.lastSeq) > 0;
     });
+    // The log is in (xid, seq) order, an object's events in seq order: they differ where a transaction
+    // that started first committed second (it waited for the object's row). A lower seq still to come
+    // would be taken for one already folded once the page's higher seq is: such an object is
+    // projected again from all its events, in seq order, instead.
+    const ranges = new Map<string, SeqRange>();
+    for (const e of pending) {
+      const r = ranges.get(e.objectId);
+      if (r === undefined) ranges.set(e.objectId, { above: stamps.get(e.objectId)?.lastSeq ?? '0', below: e.seq });
+      else if (compareSeq(e.seq, r.below) > 0) ranges.set(e.objectId, { above: r.above, below: e.seq });
+    }
+    const outOfOrder = ranges.size > 0 ? await this.log.objectsOutOfOrder(end, ranges) : [];
+    if (outOfOrder.length === 0) return pending;
+    await writes.flush();
+    for (const id of outOfOrder) await this.replayObject(generation, id, resolve);
+    const replayed = new Set(outOfOrder);
+    return pending.filter((e) => !replayed.has(e.objectId));
   }
 
   /** Committed events after a generation's checkpoint (the active one by default; counted up to 1,000,000). */

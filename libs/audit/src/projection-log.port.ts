@@ -34,6 +34,18 @@ export interface ProjectionLog<E extends LoggedEvent = LoggedEvent> {
   estimatedSize(): Promise<number>;
   /** The ids of a cluster's objects, in id order. */
   objectsOfCluster(cluster: string): Promise<string[]>;
+  /**
+   * The objects of `ranges` (by object id) with an event after `after` in log order whose seq lies
+   * strictly between the range's `above` and `below`: an event the log gives after a higher seq of
+   * the same object (its transaction started later but committed first).
+   */
+  objectsOutOfOrder(after: EventPosition, ranges: ReadonlyMap<string, SeqRange>): Promise<string[]>;
+}
+
+/** Sequences strictly between two bounds. */
+export interface SeqRange {
+  readonly above: string;
+  readonly below: string;
 }
 
 /**

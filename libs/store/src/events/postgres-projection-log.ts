@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { ObservedEvent, ProjectionLog } from '../../../audit/src/index.js';
+import type { ObservedEvent, ProjectionLog, SeqRange } from '../../../audit/src/index.js';
 import type { EventPosition } from './event-position.js';
 import { EventReader, type StoredEvent } from './event-reader.js';
 import { ObservedEventLoader } from './observed-event.loader.js';
@@ -40,6 +40,25 @@ export class PostgresProjectionLog implements ProjectionLog<StoredEvent> {
     const rows: { id: string }[] = await this.dataSource.query(
       `SELECT o.id::text AS id FROM objects o JOIN clusters c ON c.id = o.cluster_id WHERE c.name = $1 ORDER BY o.id`,
       [cluster],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async objectsOutOfOrder(after: EventPosition, ranges: ReadonlyMap<string, SeqRange>): Promise<string[]> {
+    const ids: string[] = [];
+    const above: string[] = [];
+    const below: string[] = [];
+    for (const [id, r] of ranges) {
+      ids.push(id);
+      above.push(r.above);
+      below.push(r.below);
+    }
+    // One range scan of (object_id, seq) per object, between what its state holds and the page's highest seq.
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT r.id::text AS id FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS r(id, above, below)
+       WHERE EXISTS (SELECT 1 FROM events e WHERE e.object_id = r.id AND e.seq > r.above AND e.seq < r.below AND (e.xid, e.seq) > ($1::xid8, $2::bigint))
+       ORDER BY r.id`,
+      [after.xid, after.seq, ids, above, below],
     );
     return rows.map((r) => r.id);
   }
