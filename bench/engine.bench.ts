@@ -11,7 +11,8 @@ import type { FieldSet } from '../libs/ssa-engine/src/fieldpath/field-set.js';
 import { replayCase } from '../libs/ssa-engine/src/conformance/replay-case.js';
 import { heapMiB, loadCases, machine, measure, printTable, type Stats } from './bench-support.js';
 import { writeScenarios } from './engine-write-scenarios.js';
-import { diffSnapshots } from '../libs/ssa-engine/src/ownership/index.js';
+import { diffDecodedSnapshots, diffSnapshots } from '../libs/ssa-engine/src/ownership/index.js';
+import { readSnapshot } from '../libs/ssa-engine/src/ownership/snapshot.js';
 import { BUILTIN_SCHEMA, builtinTypeName } from '../libs/ssa-engine/src/schema/builtin-schema.js';
 import { DEDUCED_TYPE, type ResolvedType } from '../libs/ssa-engine/src/schema/resolved-schema.js';
 
@@ -57,6 +58,15 @@ rows.push(
     const p = pairs[i]!;
     diffSnapshots({ object: p.before, type: p.type }, { object: p.after, type: p.type });
   }),
+);
+// A first observation (every expected object, decoded once beforehand): the acquired transition per
+// owned path and owner, and without them (what a projection storing the baseline asks for).
+const firsts = pairs.map((p) => readSnapshot({ object: p.after, type: p.type }));
+rows.push(measure(`first observation diff, with transitions (${firsts.length} objects)`, firsts.length, (i) => diffDecodedSnapshots(undefined, firsts[i]!)));
+rows.push(
+  measure(`first observation diff, without transitions (${firsts.length} objects)`, firsts.length, (i) =>
+    diffDecodedSnapshots(undefined, firsts[i]!, { firstObservationTransitions: false }),
+  ),
 );
 rows.push(...writeScenarios());
 printTable(rows);

@@ -22,6 +22,10 @@ describe('baseline transitions (an object first observed)', () => {
       const rebuilt = baselineTransitions(first.objectId, version, { seq: r.state.firstSeq, at: first.observedAt, source });
       expect(JSON.stringify(rebuilt)).toBe(JSON.stringify(r.transitions));
       expect(transitionsToStore(undefined, r)).toEqual([]);
+      // What the projection folds: the same state and notes, without building the transitions it never stores.
+      const folded = evolveObjectOwnership(undefined, first, resolver, { baselineTransitions: false });
+      expect(JSON.stringify({ ...folded, transitions: undefined })).toBe(JSON.stringify({ ...r, transitions: undefined }));
+      expect(folded.transitions).toEqual([]);
       for (const f of version.fields.slice(0, 3)) {
         const one = baselineTransitions(first.objectId, version, { seq: r.state.firstSeq, at: first.observedAt, source }, f.fieldsV1Path);
         expect(JSON.stringify(one)).toBe(JSON.stringify(r.transitions.filter((t) => t.fieldsV1Path === f.fieldsV1Path)));
@@ -31,6 +35,8 @@ describe('baseline transitions (an object first observed)', () => {
       if (next) {
         const later = evolveObjectOwnership(r.state, next, resolver);
         expect(transitionsToStore(r.state, later)).toBe(later.transitions);
+        // The option concerns a first event only.
+        expect(JSON.stringify(evolveObjectOwnership(r.state, next, resolver, { baselineTransitions: false }))).toBe(JSON.stringify(later));
       }
       compared++;
     });

@@ -353,11 +353,14 @@ function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], w
  * no-op (`applied: false`), so redelivery is harmless. `DELETED` removes every owner (`removed`
  * transitions). An event whose managedFields the engine cannot read is skipped and recorded in
  * `state.lastError`. Throws `AuditError` `invalid-event` or `object-mismatch`.
+ * `options.baselineTransitions: false`: the first event (`state` undefined) reports no transitions
+ * (a projection stores that ownership as its baseline, not as transitions; state and notes are the same).
  */
 export function evolveObjectOwnership(
   state: ObjectOwnershipState | undefined,
   event: ObservedEvent,
   schemaResolver: SchemaResolver = defaultSchemaResolver,
+  options: { readonly baselineTransitions?: boolean } = {},
 ): OwnershipEvolution {
   const { seq, at } = validate(event);
   if (state && state.objectId !== event.objectId) {
@@ -423,7 +426,7 @@ export function evolveObjectOwnership(
   try {
     decoded = decodedSnapshot(event.object, type);
     previous = live ? decodedSnapshot(live.object, type) : undefined;
-    diff = diffDecodedSnapshots(previous, decoded);
+    diff = diffDecodedSnapshots(previous, decoded, { firstObservationTransitions: state !== undefined || (options.baselineTransitions ?? true) });
   } catch (e) {
     if (!(e instanceof SsaEngineError)) throw e;
     const skipped: ObjectOwnershipState = {

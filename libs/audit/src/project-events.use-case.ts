@@ -72,7 +72,8 @@ export class ProjectEventsUseCase {
     let checkpoint: string | null = null;
     for (const e of events) {
       const before = states.get(e.objectId) ?? loaded.get(e.objectId);
-      const r = evolveObjectOwnership(before, e, this.schemaResolver);
+      // An object's first event is stored as its baseline version: its transitions are never stored, so not built.
+      const r = evolveObjectOwnership(before, e, this.schemaResolver, { baselineTransitions: false });
       states.set(e.objectId, r.state);
       transitions.push(...transitionsToStore(before, r));
       const version = ownershipVersionOf(before, r.state);

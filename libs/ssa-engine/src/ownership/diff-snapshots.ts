@@ -84,12 +84,22 @@ export function diffSnapshots(before: Snapshot | undefined, after: Snapshot, typ
   return diffDecodedSnapshots(before === undefined ? undefined : readSnapshot({ object: before?.object, type: a.type }), a);
 }
 
+/** What a diff may leave out when its caller does not need it. */
+export interface DiffOptions {
+  /**
+   * `false`: a first observation's diff has no transitions (its notes as ever). It would report an
+   * `acquired` transition per owned path and owner, which a caller that keeps the snapshot's
+   * ownership itself (a projection's baseline) never reads.
+   */
+  readonly firstObservationTransitions?: boolean;
+}
+
 /**
  * `diffSnapshots` on snapshots already decoded with the same type (a fold decodes each observation
  * once and reuses it as the next one's `before`). `before` may be `undefined` (first observation).
  */
-export function diffDecodedSnapshots(before: DecodedSnapshot | undefined, after: DecodedSnapshot): SnapshotDiff {
-  return before === undefined ? firstObservation(after) : diffDecoded(before, after);
+export function diffDecodedSnapshots(before: DecodedSnapshot | undefined, after: DecodedSnapshot, options: DiffOptions = {}): SnapshotDiff {
+  return before === undefined ? firstObservation(after, options.firstObservationTransitions ?? true) : diffDecoded(before, after);
 }
 
 /** `diffSnapshots` on already decoded snapshots. */
@@ -251,7 +261,7 @@ function changedAbove(changedSet: FieldSet, p: Path): boolean {
   return false;
 }
 
-function firstObservation(a: DecodedSnapshot): SnapshotDiff {
+function firstObservation(a: DecodedSnapshot, withTransitions: boolean): SnapshotDiff {
   const notes: Note[] = [
     note('first-observation', 'no earlier snapshot: ownership history before this observation is unknown; every owned field is reported as acquired'),
   ];
@@ -259,7 +269,7 @@ function firstObservation(a: DecodedSnapshot): SnapshotDiff {
   const transitions: Transition[] = [];
   const all = [...a.entries.values()];
   let union = FieldSet.EMPTY;
-  for (const e of all) union = union.union(e.set);
+  if (withTransitions) for (const e of all) union = union.union(e.set);
   for (const p of union.paths()) {
     const owners = all.filter((e) => e.set.has(p)).map(managerRef);
     for (const m of owners) {
