@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AppConfig } from '../libs/config/src/index.js';
 import type { Logger } from '../libs/common/src/index.js';
-import { startSandbox, type Sandbox } from '../libs/sandbox/src/index.js';
+import type { Sandbox } from '../libs/sandbox/src/index.js';
 
 /** No KUBECONFIG, no ~/.kube/config, not in a pod: there is no cluster to watch. */
 export function noClusterConfigured(config: AppConfig): boolean {
@@ -19,6 +19,8 @@ export async function startDefaultSandbox(config: AppConfig, logger: Logger): Pr
   const dataDir = config.database.kind === 'embedded' ? config.database.dataDir : './data';
   mkdirSync(dataDir, { recursive: true });
   const kubeconfigPath = join(dataDir, 'sandbox.kubeconfig');
+  // Loaded only here: the roles a deployment runs never load the sandbox (nor its TLS certificate generator).
+  const { startSandbox } = await import('../libs/sandbox/src/index.js');
   const sandbox = await startSandbox({ port: 0, tls: true, kubeconfigPath });
   logger.info({ url: sandbox.url, kubeconfig: kubeconfigPath }, 'no cluster configured: watching an in-process sandbox cluster');
   // stderr: stdout carries only the JSON log lines.
