@@ -72,6 +72,8 @@ describe('ingest lanes: no silent holes (real Postgres, Redis, BullMQ)', () => {
     expect(await metric('ssa_audit_dead_letters_total')).toBe(1);
     // Nothing failed for good: every job completed.
     expect(await driver.pending('ingest')).toBe(0);
+    // Each stored object was folded at append (or left to the projector) once: 19 one by one, then 20.
+    expect(await metric('ssa_audit_projected_at_append_objects_total')).toBe(39);
     await ds.query(`DROP TRIGGER reject_poison ON observations_seen`);
   }, 120_000);
 

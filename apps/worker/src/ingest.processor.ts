@@ -55,7 +55,7 @@ export class IngestProcessor implements QueueProcessor {
   /** One transaction per observation, in order; a permanent failure becomes a dead letter. */
   private async appendEach(job: ReceivedJob, observations: readonly Observation[], batchError: unknown): Promise<AppendResult> {
     this.logger.warn({ err: batchError, jobId: job.id, queue: job.queue, observations: observations.length }, 'ingest batch failed for good: storing its observations one by one');
-    const total = { stored: 0, unchanged: 0, duplicate: 0, objects: [] as AppendResult['objects'][number][], lagsSeconds: [] as number[], projection: null };
+    const total = { stored: 0, unchanged: 0, duplicate: 0, objects: [] as AppendResult['objects'][number][], lagsSeconds: [] as number[], projection: null as AppendResult['projection'] };
     for (const o of observations) {
       try {
         const r = await this.appender.append([o]);
@@ -64,6 +64,11 @@ export class IngestProcessor implements QueueProcessor {
         total.duplicate += r.duplicate;
         total.objects.push(...r.objects);
         total.lagsSeconds.push(...r.lagsSeconds);
+        // What each one's fold did, summed (the first failure's reason kept).
+        if (r.projection) {
+          const p = total.projection ?? { folded: 0, left: 0, error: null };
+          total.projection = { folded: p.folded + r.projection.folded, left: p.left + r.projection.left, error: p.error ?? r.projection.error };
+        }
       } catch (e) {
         if (isTransientError(e)) throw e;
         const m = o.object.metadata;
