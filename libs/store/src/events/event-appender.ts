@@ -148,7 +148,7 @@ export class EventAppender {
     private readonly dataSource: DataSource,
     private readonly capture: CaptureConfig,
     /** The audit lib's use case that folds the stored events into the projections in the same transaction; `null`: the log walk folds every event. */
-    private readonly projection: AppendTimeProjection | null = null,
+    private readonly projection: AppendTimeProjection | null,
   ) {
     this.positions = new WatchPositionRepository(dataSource);
     this.hashKey = resolveSensitiveHashKey(capture.hashKey);
@@ -334,7 +334,6 @@ export class EventAppender {
     }
   }
 
-  /** Blobs, events and tips in one statement; sets each touched tip's lastSeq; returns the events as stored. */
   /** The projection tables as the append's transaction `q` sees them (it holds the objects' rows). */
   private tablesIn(q: QueryRunner): AppendTransactionTables {
     return {
@@ -343,6 +342,7 @@ export class EventAppender {
     };
   }
 
+  /** Blobs, events and tips in one statement; sets each touched tip's lastSeq; returns the events as stored. */
   private async write(q: QueryRunner, blobs: Blob[], rows: readonly EventRow[], tips: readonly Tip[]): Promise<WrittenEvent[]> {
     blobs.sort((a, b) => a.hash.compare(b.hash));
     const blobBytes = packBytes(blobs.map((b) => b.json));

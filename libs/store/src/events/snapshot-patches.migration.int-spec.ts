@@ -40,7 +40,7 @@ describe('migration to snapshot patches (real Postgres)', () => {
   });
 
   it('reads the chains stored before and patches new bodies against the last whole one', async () => {
-    const appender = new EventAppender(ds, capture);
+    const appender = new EventAppender(ds, capture, null);
     const reader = new EventReader(ds);
     await appender.append(observations.slice(0, 3));
     await expect(migrate((q) => migration.down(q))).rejects.toThrow(/2 events store their bodies as patches against a snapshot/);
@@ -60,7 +60,7 @@ describe('migration to snapshot patches (real Postgres)', () => {
     const [row] = await ds.query(`SELECT snapshot_hash FROM objects WHERE uid = 'legacy-1'`);
     expect(Buffer.from(row.snapshot_hash).equals(blobOf(JSON.stringify(bodies[0])).hash)).toBe(true);
 
-    await new EventAppender(ds, capture).append(observations.slice(3));
+    await new EventAppender(ds, capture, null).append(observations.slice(3));
     const history = await reader.history('test-cluster', 'legacy-1');
     expect(history.map((e) => e.bodyEncoding)).toEqual(['full', 'json-patch', 'json-patch', 'snapshot-patch', 'snapshot-patch', 'snapshot-patch']);
     const expected = observations.map((o) => JSON.parse(JSON.stringify(storedBody(o.object))));

@@ -21,7 +21,7 @@ describe('PartitionMaintenance (real Postgres)', () => {
   });
 
   it('creates monthly partitions ahead, moving rows stranded in the default partition', async () => {
-    await new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture).append([
+    await new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture, null).append([
       deploymentObservation({ uid: 'p-1', resourceVersion: '1', observedAt: '2026-11-21T12:00:00Z' }),
       deploymentObservation({ uid: 'p-2', resourceVersion: '1', observedAt: '2027-01-02T00:00:00Z' }),
     ]);

@@ -7,8 +7,8 @@ import { PostgresProjectionTables } from '../projections/postgres-projection-tab
 import { StoredSchemaCatalog } from '../schemas/stored-schema-catalog.js';
 
 /**
- * For tests and benchmarks: the worker's two use cases over this store's adapters, wired as the
- * worker module wires them (one schema catalog for both unless told otherwise).
+ * For tests and benchmarks: the worker's two use cases over this store's adapters, as the worker
+ * module builds them (there, both share one schema catalog; here each builds its own unless given one).
  */
 export const projectorOn = (ds: DataSource, options: { schemas?: SchemaCatalogSource; pageSize?: number } = {}): OwnershipProjector =>
   new OwnershipProjector(new PostgresProjectionLog(ds), new PostgresProjectionTables(ds), options.schemas ?? new StoredSchemaCatalog(ds), options.pageSize);
