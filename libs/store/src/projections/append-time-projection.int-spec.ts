@@ -144,21 +144,28 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await projection(generation)).toEqual(before);
   });
 
-  it('projects an object the log gives out of seq order from all its events, as a replay does', async () => {
+  it.each([
+    ['with no state stored yet', false],
+    ['onto a stored state', true],
+  ])('projects an object the log gives out of seq order from all its events, as a replay does (%s)', async (_, stored) => {
     // Log order is (xid, seq): a transaction that started first and waited for the object's row
-    // commits its event second, with the lower xid and the higher seq. Here the two later events'
-    // xids are exchanged to make exactly that log, and they are left to the walk (no fold at append).
+    // commits its event second, with the lower xid and the higher seq. Here two later events' xids
+    // are exchanged to make exactly that log, and they are left to the walk (no fold at append).
     const plain = new EventAppender(ds, capture(), null);
-    const d = deploymentObservation({ uid: 'out-of-order', resourceVersion: '1' });
+    const walker = projectorOn(ds, { pageSize: stored ? 1 : 2 });
+    const d = deploymentObservation({ uid: `out-of-order-${stored}`, resourceVersion: '1' });
     const byHpa = scaledBy(d, 'hpa', 3, '2');
-    await plain.append([d]);
+    if (stored) {
+      // The first event folded at append and walked past: the object's state holds it.
+      await appender.append([d]);
+      await walker.catchUp({ waitForHeldBackMs: 60_000 });
+    } else await plain.append([d]);
     const [second] = (await plain.append([byHpa])).objects;
     const [third] = (await plain.append([{ ...scaledBy(byHpa, 'kubectl-scale', 4, '3'), observedAt: '2026-11-21T10:07:00Z' }])).objects;
     const xids: { seq: string; xid: string }[] = await ds.query(`SELECT seq::text AS seq, xid::text AS xid FROM events WHERE seq IN ($1, $2) ORDER BY seq`, [second!.lastSeq, third!.lastSeq]);
     await ds.query(`UPDATE events SET xid = CASE seq WHEN $1 THEN $2::xid8 ELSE $3::xid8 END WHERE seq IN ($1, $4)`, [xids[0]!.seq, xids[1]!.xid, xids[0]!.xid, xids[1]!.seq]);
 
-    // Pages of two: the higher seq comes in the first page, the lower one in the next.
-    const walker = projectorOn(ds, { pageSize: 2 });
+    // The higher seq comes in one page, the lower one in the next.
     await walker.catchUp({ waitForHeldBackMs: 60_000 });
     const walked = await projection(await active());
     const hpa = walked.transitions.filter((t: { manager: string; seq: string }) => t.manager === 'hpa' && t.seq === xids[0]!.seq);
