@@ -45,6 +45,7 @@ export class ProjectProcessor implements QueueProcessor {
       },
     });
     if (r.reprojected > 0) this.logger.info({ jobId: job.id, objects: r.reprojected }, 'objects projected again: the schema of their kind changed');
+    if (r.reordered > 0) this.logger.info({ jobId: job.id, objects: r.reordered }, 'objects projected again from all their events: the log gave them out of seq order');
     this.metrics.projectedEvents.inc(r.events);
     this.metrics.projectionLagEvents.set(r.heldBack);
     if (r.heldBack > 0) {

@@ -19,6 +19,8 @@ export interface CatchUpResult {
   readonly heldBack: number;
   /** Objects projected again from their events because the schema of their kind changed. */
   readonly reprojected: number;
+  /** Objects projected again from all their events because the log gave them out of seq order (a catch-up's total). */
+  readonly reordered: number;
 }
 
 export interface CatchUpOptions {
@@ -59,6 +61,8 @@ const PAGE = 500;
  * when caught up). Not reentrant: the caller serialises runs (the `project` queue has one lane).
  */
 export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
+  /** Objects projected again because the log gave them out of seq order, since this projector was built. */
+  private reordered = 0;
   /** The catalog and generation last checked for objects folded with another schema. */
   private checked: { catalog: object; generation: number } | null = null;
 
@@ -75,6 +79,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     let events = 0;
     let transitions = 0;
     let reprojected = 0;
+    const reorderedBefore = this.reordered;
     for (;;) {
       const generation = await this.tables.activeGeneration();
       const { resolve, reprojected: n } = await this.resolverFor(generation, options.onReproject);
@@ -83,7 +88,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
       events += r.events;
       transitions += r.transitions;
       const heldBack = await this.lag();
-      if (heldBack === 0 || Date.now() >= deadline) return { ...r, events, transitions, heldBack, reprojected };
+      if (heldBack === 0 || Date.now() >= deadline) return { ...r, events, transitions, heldBack, reprojected, reordered: this.reordered - reorderedBefore };
       await new Promise((resolve) => setTimeout(resolve, HELD_BACK_POLL_MS));
     }
   }
@@ -199,7 +204,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
         const target = this.tables.pageStore(generation, next);
         const done = { events: events + page.length, transitions };
         const store = writes.wrap(target, (batch) =>
-          onPage?.({ generation, events: done.events, transitions: done.transitions + batch.transitions.length, position: next, lastEvent: last, heldBack: 0, reprojected: 0 }),
+          onPage?.({ generation, events: done.events, transitions: done.transitions + batch.transitions.length, position: next, lastEvent: last, heldBack: 0, reprojected: 0, reordered: 0 }),
         );
         const r = await new ProjectEventsUseCase(store, resolve).execute({ events: folded });
         position = next;
@@ -213,7 +218,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
       await writes.flush().catch(() => undefined);
       throw e;
     }
-    return { generation, events, transitions, position, lastEvent, heldBack: 0, reprojected: 0 };
+    return { generation, events, transitions, position, lastEvent, heldBack: 0, reprojected: 0, reordered: 0 };
   }
 
   /**
@@ -260,6 +265,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     if (outOfOrder.length === 0) return pending;
     await writes.flush();
     for (const id of outOfOrder) await this.replayObject(generation, id, resolve);
+    this.reordered += outOfOrder.length;
     const replayed = new Set(outOfOrder);
     return pending.filter((e) => !replayed.has(e.objectId));
   }

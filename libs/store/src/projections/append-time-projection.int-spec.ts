@@ -166,7 +166,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     await ds.query(`UPDATE events SET xid = CASE seq WHEN $1 THEN $2::xid8 ELSE $3::xid8 END WHERE seq IN ($1, $4)`, [xids[0]!.seq, xids[1]!.xid, xids[0]!.xid, xids[1]!.seq]);
 
     // The higher seq comes in one page, the lower one in the next.
-    await walker.catchUp({ waitForHeldBackMs: 60_000 });
+    expect(await walker.catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ reordered: 1 });
     const walked = await projection(await active());
     const hpa = walked.transitions.filter((t: { manager: string; seq: string }) => t.manager === 'hpa' && t.seq === xids[0]!.seq);
     expect(hpa.length).toBeGreaterThan(0);
