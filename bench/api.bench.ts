@@ -1,4 +1,4 @@
-// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both]
+// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--replay]
 //
 // The ingest bench's synthetic stream (Deployments, ~2 KiB of managedFields, 70 % value changes
 // per round) is appended to a throw-away database with the real EventAppender (the queue is left
@@ -9,6 +9,8 @@
 // CPU time and peak RSS. `--auth both` then answers the same queries again from a second api process
 // with AUTH_MODE=kubernetes (TokenReview and SubjectAccessReviews against a sandbox, as a ServiceAccount
 // allowed to get Deployments everywhere) and prints each query's req/s as a ratio to the first.
+// `--replay`: after the projection, rebuild every projection from the log (`replay all`, what
+// `POST /v1/replays` runs) and print its rate and the minutes it takes per million events.
 // BENCH_QUERIES=fields,explain runs only those queries. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each api process there.
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import { parseArgs } from 'node:util';
@@ -27,6 +29,7 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '50' },
     requests: { type: 'string', default: '5000' },
     auth: { type: 'string', default: 'none' },
+    replay: { type: 'boolean', default: false },
   },
 });
 if (args.auth !== 'none' && args.auth !== 'both') throw new Error(`--auth must be none or both, not ${args.auth}`);
@@ -81,6 +84,19 @@ async function main(): Promise<void> {
       `projected ${projected.events} events in ${projectS.toFixed(1)} s (${Math.round(projected.events / projectS)} events/s); ` +
         `states ${mib(sizes.states)} MiB, versions ${mib(sizes.versions)} MiB (${sizes.version_rows} rows), transitions ${mib(sizes.transitions)} MiB`,
     );
+
+    if (args.replay) {
+      t = performance.now();
+      lastLog = t;
+      const done = await projectorOn(ds).replay({ kind: 'all' }, (p) => {
+        if (performance.now() - lastLog < 5000) return;
+        lastLog = performance.now();
+        log(`replay: ${p.events} events, ${p.percent} %`);
+      });
+      const replayS = (performance.now() - t) / 1000;
+      const rate = done.events / replayS;
+      log(`replayed ${done.events} events of ${done.objects} objects in ${replayS.toFixed(1)} s (${Math.round(rate)} events/s): ${(1e6 / rate / 60).toFixed(1)} min per million events`);
+    }
 
     // Steady state for the queries: autovacuum would otherwise visit the freshly written tables during the first ones.
     t = performance.now();
