@@ -53,7 +53,7 @@ export class AppendTimeProjection {
   }
 
   /**
-   * `storedEvents`: every event the append stored, in seq order; `previousSeqs`: for each of their
+   * `storedEvents`: every event the append stored (in any order: the fold sorts them); `previousSeqs`: for each of their
    * objects, its newest stored event before the append (`null`: it had none); `resolve`: from
    * {@link resolver}.
    */

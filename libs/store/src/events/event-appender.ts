@@ -3,7 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import { resolveSensitiveHashKey, type CaptureConfig } from '../../../config/src/index.js';
 import { errorCodeOf, type Observation, type WatchCheckpoint } from '../../../common/src/index.js';
 import {
-  compareSeq, decideAppend, seqString, nextTip, FoldAtAppendError,
+  compareSeq, decideAppend, nextTip, FoldAtAppendError,
   type AppendTimeProjection, type AppendTimeProjectionResult, type AppendTransactionTables, type ObjectTip, type ObservedEvent, type SchemaResolver,
 } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
@@ -85,7 +85,7 @@ interface WrittenEvent {
 /**
  * The events the write stored, as the projections fold them: byte for byte what the log walk's
  * loader rebuilds from the stored rows (bodies decoded from the stored JSON, managedFields from the
- * entry blobs and times, seq and time as Postgres returned them), in seq order.
+ * entry blobs and times, seq and time as Postgres returned them); the fold sorts them by seq.
  */
 function observedEvents(rows: readonly EventRow[], written: readonly WrittenEvent[]): ObservedEvent[] {
   const stored = new Map(written.map((w) => [`${w.object_id}\u0000${w.resource_version}`, w]));
@@ -97,7 +97,7 @@ function observedEvents(rows: readonly EventRow[], written: readonly WrittenEven
     if (entry === undefined) entries.set(key, (entry = JSON.parse(b.json) as Record<string, unknown>));
     return entry;
   };
-  const events = rows.map((r) => {
+  return rows.map((r) => {
     const w = stored.get(`${r.tip.objectId}\u0000${r.p.observation.object.metadata.resourceVersion}`)!;
     const body =
       r.bodyEncoding === 'full'
@@ -115,7 +115,6 @@ function observedEvents(rows: readonly EventRow[], written: readonly WrittenEven
       rebuildObject(body, o.object.metadata.resourceVersion, managedFields),
     );
   });
-  return events.sort((a, b) => compareSeq(seqString(a.seq), seqString(b.seq)));
 }
 
 const snapshotOf = (json: string) => ({ body: JSON.parse(json) as Body, json });
@@ -385,7 +384,7 @@ export class EventAppender {
     const newest = new Map<string, string>();
     for (const r of written) {
       const seen = newest.get(String(r.object_id));
-      if (seen === undefined || BigInt(r.seq) > BigInt(seen)) newest.set(String(r.object_id), String(r.seq));
+      if (seen === undefined || compareSeq(String(r.seq), seen) > 0) newest.set(String(r.object_id), String(r.seq));
     }
     for (const t of tips) if (t.touched) t.lastSeq = newest.get(t.objectId)!;
     return written;

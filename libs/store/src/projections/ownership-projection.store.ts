@@ -56,7 +56,8 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
       const ids = batch.states.map((s) => s.objectId);
       // A replay writes its objects from scratch: their rows go first, and the batch inserts them anew.
       if (this.replaceObjects && ids.length > 0) await q.query(DELETE_OBJECTS_ROWS, [this.generation, ids]);
-      const written = await writeBatch(q, this.generation, batch, schemaIds);
+      // A walk page whose events were all folded at append changes no state (and so no other row): only its checkpoint moves.
+      const written = batch.states.length > 0 ? await writeBatch(q, this.generation, batch, schemaIds) : 0;
       if (written < batch.states.length) throw new ProjectionConflictError(batch.states.length - written);
       if (this.position) await new CheckpointRepository(this.dataSource).advance(ownershipCheckpoint(this.generation), this.position, q);
     };
