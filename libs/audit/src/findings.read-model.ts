@@ -20,8 +20,8 @@ export type FindingType = 'apply-update-co-owned' | 'replicas-contested' | 'appl
 /** All finding types, for validating `?type=`. */
 export const FINDING_TYPES: readonly FindingType[] = ['apply-update-co-owned', 'replicas-contested', 'applier-will-conflict', 'client-side-apply-leftover', 'recently-forced'];
 
-/** One finding on one field of one object. */
-export interface Finding extends ObjectRef {
+/** One finding on one field, without the object it is in (what the projection stores per object). */
+export interface FieldFinding {
   readonly type: FindingType;
   readonly path: string;
   readonly fieldsV1Path: string;
@@ -33,6 +33,9 @@ export interface Finding extends ObjectRef {
   readonly since: Since;
   readonly message: string;
 }
+
+/** One finding on one field of one object. */
+export interface Finding extends ObjectRef, FieldFinding {}
 
 /** Options of `findings`. */
 export interface FindingsOptions {
@@ -77,13 +80,12 @@ function leafFields(s: ObjectOwnershipState): OwnedField[] {
   });
 }
 
-function objectFindings(s: ObjectOwnershipState): Finding[] {
-  const out: Finding[] = [];
-  const obj = objectRef(s);
+function unsortedFieldFindings(s: ObjectOwnershipState): FieldFinding[] {
+  const out: FieldFinding[] = [];
   const byKey = new Map(s.fields.map((f) => [f.fieldsV1Path, f]));
   const csa = csaIdentities(s);
   const add = (type: FindingType, f: OwnedField, managers: readonly ManagerRef[], since: Since, message: string): void => {
-    out.push({ ...obj, type, path: f.path, fieldsV1Path: f.fieldsV1Path, managers: managers.map(refOf), owners: f.owners, since, message });
+    out.push({ type, path: f.path, fieldsV1Path: f.fieldsV1Path, managers: managers.map(refOf), owners: f.owners, since, message });
   };
   const releasedByApplier = new Map<string, FieldMark>();
   for (const m of s.marks) if (m.kind === 'released-kept' && m.manager.operation === 'Apply') releasedByApplier.set(m.fieldsV1Path, m);
@@ -132,6 +134,15 @@ function objectFindings(s: ObjectOwnershipState): Finding[] {
   return out;
 }
 
+/**
+ * The findings of one (live) object, by field (`fieldsV1Path`) then type; none for a deleted one.
+ * The projection stores them per object, so `GET /v1/findings` reads them without folding.
+ */
+export function fieldFindings(s: ObjectOwnershipState): FieldFinding[] {
+  if (s.deleted) return [];
+  return unsortedFieldFindings(s).sort((a, b) => compareStrings(a.fieldsV1Path, b.fieldsV1Path) || compareStrings(a.type, b.type));
+}
+
 function after(since: Since, from: AsOf): boolean {
   return from.kind === 'seq' ? compareSeq(since.seq, from.seq) >= 0 : Date.parse(since.at) >= from.ms;
 }
@@ -147,11 +158,11 @@ export function findings(states: Iterable<ObjectOwnershipState>, options: Findin
   const types = opts.types ? new Set(opts.types) : undefined;
   const out: Finding[] = [];
   for (const s of states) {
-    if (s.deleted) continue;
-    for (const f of objectFindings(s)) {
+    const obj = objectRef(s);
+    for (const f of fieldFindings(s)) {
       if (types && !types.has(f.type)) continue;
       if (from && !after(f.since, from)) continue;
-      out.push(f);
+      out.push({ ...obj, ...f });
     }
   }
   return out.sort(

@@ -111,7 +111,8 @@ export {
   type ObjectListItem,
   type ObjectFilter,
 } from './objects.read-model.js';
-export { findings, FINDING_TYPES, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
+export { findings, fieldFindings, FINDING_TYPES, type FieldFinding, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
+export { findingsChange, type FindingsChange } from './findings.changes.js';
 
 // Use cases
 export {

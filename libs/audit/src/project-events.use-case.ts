@@ -2,6 +2,7 @@ import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { transitionsToStore } from './baseline-transitions.js';
 import { managerIndexChange, type ManagerIndexChange } from './manager-index.changes.js';
+import { findingsChange, type FindingsChange } from './findings.changes.js';
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, seqString, sortEvents } from './seq.util.js';
@@ -16,6 +17,8 @@ export interface ProjectedBatch {
   readonly versions: readonly OwnershipVersion[];
   /** The per-manager index rows of the objects whose counts changed (most writes change none). */
   readonly managerIndex: readonly ManagerIndexChange[];
+  /** The stored findings of the objects whose findings changed (most writes change none). */
+  readonly findings: readonly FindingsChange[];
   /** The highest sequence of the batch: every event up to it is fully applied once this batch is saved. */
   readonly checkpoint: string | null;
   /**
@@ -84,8 +87,9 @@ export class ProjectEventsUseCase {
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
     const managerIndex = changed.map((s) => managerIndexChange(loaded.get(s.objectId), s)).filter((c): c is ManagerIndexChange => c !== null);
+    const findings = changed.map((s) => findingsChange(loaded.get(s.objectId), s)).filter((c): c is FindingsChange => c !== null);
     const foldedFrom = new Map(changed.map((s) => [s.objectId, loaded.get(s.objectId)?.lastSeq ?? null]));
-    await this.store.save({ states: changed, transitions, versions, managerIndex, checkpoint, foldedFrom });
+    await this.store.save({ states: changed, transitions, versions, managerIndex, findings, checkpoint, foldedFrom });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

@@ -19,7 +19,7 @@ export const ownershipCheckpoint = (generation: number): string => `ownership@${
 
 /**
  * {@link OwnershipProjectionStore} on Postgres, for one generation of the tables. `save` writes the
- * states, the transitions, the ownership versions, the manager index rows that changed and (when `position` is set) the checkpoint in one
+ * states, the transitions, the ownership versions, the manager index rows and findings that changed and (when `position` is set) the checkpoint in one
  * transaction, so the checkpoint never passes an event whose projection is not stored.
  *
  * Appends fold their objects' events as they store them (holding the objects' rows), and the log
@@ -96,14 +96,16 @@ const rowsParam = (rows: readonly Record<string, unknown>[]): string => JSON.str
 const DELETE_OBJECTS_ROWS = `
 WITH t AS (DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])),
      v AS (DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])),
-     m AS (DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[]))
+     m AS (DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])),
+     f AS (DELETE FROM object_findings WHERE generation = $1 AND object_id = ANY($2::text[]))
 DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`;
 
 /**
  * A batch in one statement ($1 the generation, then one JSON parameter per table): each state
  * written over the stored one it was folded from (`folded_from`, its `last_seq`) or inserted where
  * it was folded from none; the manager index rows that changed (the managers gone deleted, the
- * others written over); new transitions and versions. Returns how many states were written: fewer
+ * others written over); new transitions and versions; the findings of the objects whose findings
+ * changed (written over, or deleted where none are left). Returns how many states were written: fewer
  * means another writer got there first (the caller rolls the whole batch back). The parts touch
  * different rows, so one statement's snapshot serves them all.
  */
@@ -141,6 +143,13 @@ WITH r AS (
   INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields)
   SELECT $1, d.* FROM json_to_recordset($6::json) AS d(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json)
   ON CONFLICT (generation, object_id, seq) DO NOTHING
+), findings_gone AS (
+  DELETE FROM object_findings f USING json_to_recordset($7::json) AS d(object_id text)
+  WHERE f.generation = $1 AND f.object_id = d.object_id
+), findings AS (
+  INSERT INTO object_findings (generation, object_id, cluster, findings)
+  SELECT $1, d.* FROM json_to_recordset($8::json) AS d(object_id text, cluster text, findings json)
+  ON CONFLICT (generation, object_id) DO UPDATE SET findings = EXCLUDED.findings
 )
 SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`;
 
@@ -159,8 +168,11 @@ async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBa
     return transitionRow(t, n);
   });
   const versions = batch.versions.map((v: OwnershipVersion) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields) }));
+  const findingsGone = batch.findings.filter((c) => c.findings.length === 0).map((c) => ({ object_id: c.objectId }));
+  const findings = batch.findings.filter((c) => c.findings.length > 0).map((c) => ({ object_id: c.objectId, cluster: c.cluster, findings: c.findings }));
   const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
     generation, rowsParam(states), rowsParam(managersGone), rowsParam(managers), rowsParam(transitions), rowsParam(versions),
+    rowsParam(findingsGone), rowsParam(findings),
   ]);
   return rows[0]!.n;
 }

@@ -21,6 +21,7 @@ import {
   type FieldHistoryView,
   type FieldOwnersView,
   type FieldTransition,
+  type FieldFinding,
   type Finding,
   type FindingType,
   type ManagerFieldsFilter,
@@ -66,6 +67,10 @@ export interface FindingsFilter {
   readonly at?: AsOf | undefined;
   readonly cluster?: string | undefined;
 }
+
+/** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
+const isFindingKey = (v: unknown): v is [string, string, number] =>
+  Array.isArray(v) && v.length === 3 && isString(v[0]) && isString(v[1]) && Number.isInteger(v[2]) && (v[2] as number) > 0;
 
 /** `at=` as SQL: `[seq or null, time or null]`. */
 const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
@@ -346,14 +351,40 @@ export class OwnershipQueries {
     return pageOf('manager-fields', managerFields(states, name, filter), cursor, limit);
   }
 
-  /** `GET /v1/findings`: findings over every object's state (now or as of `at`), of one cluster or all. */
+  /**
+   * `GET /v1/findings`: now, the findings the projection stored per object, read in the list's order
+   * (cluster, object id, then as stored) a page at a time; as of `at`, over every object's state
+   * folded then. Of one cluster or all.
+   */
   async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, at, cluster } = filter;
-    const states = at
-      ? await this.statesAt(at, cluster ? { cluster } : {}, scopes)
-      : await this.statesWhere('($1::text IS NULL OR s.cluster = $1)', [cluster ?? null], scopes);
-    const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
-    return pageOf('findings', findings(states, options), cursor, limit);
+    if (at) {
+      const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
+      return pageOf('findings', findings(await this.statesAt(at, cluster ? { cluster } : {}, scopes), options), cursor, limit);
+    }
+    const after = decodeCursor('stored-findings', cursor, isFindingKey);
+    const visible = inScopes('f.object_id', scopes, 9);
+    const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
+      `SELECT f.object_id, f.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, x.ordinal::integer AS ordinal, x.finding
+       FROM object_findings f
+       JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
+       CROSS JOIN LATERAL json_array_elements(f.findings) WITH ORDINALITY AS x(finding, ordinal)
+       WHERE f.generation = ${ACTIVE} AND ($1::text IS NULL OR f.cluster = $1)
+         AND ($2::text IS NULL OR (f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal) > ($2 COLLATE "C", $3 COLLATE "C", $4::bigint))
+         AND ($5::text[] IS NULL OR x.finding->>'type' = ANY($5::text[]))
+         AND ($6::numeric IS NULL OR (x.finding->'since'->>'seq')::numeric >= $6::numeric)
+         AND ($7::timestamptz IS NULL OR (x.finding->'since'->>'at')::timestamptz >= $7::timestamptz)${visible.sql}
+       ORDER BY f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal
+       LIMIT $8`,
+      [cluster ?? null, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, types && types.length > 0 ? types : null,
+        since?.kind === 'seq' ? since.seq : null, since?.kind === 'time' ? new Date(since.ms).toISOString() : null, limit + 1, ...visible.params],
+    );
+    const items = rows.slice(0, limit).map((r) => ({
+      objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name,
+      ...r.finding,
+    }));
+    const last = rows[limit - 1];
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor('stored-findings', [last.cluster, last.object_id, last.ordinal]) : null };
   }
 
   /** Every place tracked objects live (cluster, group, resource, namespace), for access checks of aggregates. */
