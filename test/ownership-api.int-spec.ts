@@ -116,6 +116,99 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     expect((await get('/v1/objects?cursor=bogus')).body).toMatchObject({ code: 'invalid-cursor', parameter: 'cursor' });
   });
 
+  it('manager= with at= lists the objects the manager owned a field of then, not today (issue 15)', async () => {
+    const a = ids.get('incident-a-pod-set-image')!; // kubectl-set owns the image from the second event until kubectl forces it back
+    const d = ids.get('incident-d-hpa-scale-subresource')!; // the HPA owns replicas from the second event on
+    const seqsOf = async (id: string): Promise<string[]> => (await ds.query(`SELECT seq::text AS seq FROM events WHERE object_id = $1 ORDER BY seq`, [id])).map((r: { seq: string }) => r.seq);
+    const listed = async (query: string): Promise<string[]> => {
+      const r = await get(`/v1/objects?${query}`);
+      expect(r.status).toBe(200);
+      return r.body.items.map((i: { id: string }) => i.id);
+    };
+    const [, aTaken, aForced] = await seqsOf(a);
+    const [dFirst, dScaled] = await seqsOf(d);
+    // Without at=: today's managers, as before.
+    expect(await listed('cluster=prod&manager=kubectl-set')).toEqual([]);
+    expect(await listed('cluster=prod&manager=horizontal-pod-autoscaler')).toEqual([d]);
+    // Owned then, not now: at= as a time and as a sequence.
+    expect(await listed('cluster=prod&manager=kubectl-set&at=2024-01-01T00:00:02Z')).toEqual([a]);
+    expect(await listed(`cluster=prod&manager=kubectl-set&at=${aTaken}`)).toEqual([a]);
+    expect(await listed(`cluster=prod&manager=kubectl-set&at=${aForced}`)).toEqual([]);
+    // Owns now, not then.
+    expect(await listed('cluster=prod&manager=horizontal-pod-autoscaler&at=2024-01-01T00:00:01Z')).toEqual([]);
+    expect(await listed(`cluster=prod&manager=horizontal-pod-autoscaler&at=${dFirst}`)).toEqual([]);
+    expect(await listed(`cluster=prod&manager=horizontal-pod-autoscaler&at=${dScaled}`)).toEqual([d]);
+    // Every manager at every moment of the cases: exactly the objects whose ownership then names it, in id order, page by page too.
+    const owners = (n: { owners: { manager: string }[]; children: unknown[] }): string[] => [...n.owners.map((o) => o.manager), ...n.children.flatMap((c) => owners(c as typeof n))];
+    const managers = ['kubectl', 'kubectl-set', 'horizontal-pod-autoscaler', 'flux-controller', 'kubectl-client-side-apply', 'nobody'];
+    const all: string[] = await listed('cluster=prod&limit=500');
+    const [{ latest }] = await ds.query(`SELECT max(seq)::text AS latest FROM events`);
+    for (const at of ['2024-01-01T00:00:01Z', '2024-01-01T00:00:02Z', '2024-01-01T00:00:03Z', aTaken!, dScaled!, latest]) {
+      const trees = new Map<string, string[]>();
+      for (const id of all) {
+        const r = await get(`/v1/objects/${id}/ownership?at=${q(at)}`);
+        if (r.status === 200) trees.set(id, owners(r.body.tree));
+      }
+      for (const m of managers) {
+        const expected = all.filter((id) => trees.get(id)?.includes(m));
+        expect([m, at, await listed(`cluster=prod&manager=${m}&at=${q(at)}`)]).toEqual([m, at, expected]);
+        const paged: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: { body: { items: { id: string }[]; nextCursor: string | null } } = await get(`/v1/objects?cluster=prod&manager=${m}&at=${q(at)}&limit=1${cursor ? `&cursor=${q(cursor)}` : ''}`);
+          expect(page.body.items.length).toBe(cursor === null && expected.length === 0 ? 0 : 1);
+          paged.push(...page.body.items.map((i) => i.id));
+          cursor = page.body.nextCursor;
+        } while (cursor);
+        expect(paged).toEqual(expected);
+        // At the latest sequence: the answer without at=.
+        if (at === latest) expect(await listed(`cluster=prod&manager=${m}`)).toEqual(expected);
+      }
+    }
+  });
+
+  it('manager= with at= over a version that needs a fold (an unreadable event) and a deletion', async () => {
+    const { observations, uid } = caseObservations('incident-a-pod-set-image', 'mgr-at');
+    const [first, second, ...rest] = observations as [any, any, ...any[]];
+    const broken = {
+      ...second,
+      object: { ...second.object, metadata: { ...second.object.metadata, resourceVersion: '1b', managedFields: [{ manager: 'x', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': 'not a set' } }] } },
+    };
+    const last = rest[rest.length - 1];
+    const deleted = { ...last, type: 'DELETED', object: { ...last.object, metadata: { ...last.object.metadata, resourceVersion: 'gone' } } };
+    const producer = app.app.get(IngestProducer);
+    for (const batch of [[first, broken], [second, ...rest], [deleted]]) {
+      await producer.enqueue(batch);
+      await projected();
+    }
+    const [{ id }] = await ds.query(`SELECT o.id::text AS id FROM objects o JOIN clusters c ON c.id = o.cluster_id WHERE c.name = 'mgr-at' AND o.uid = $1`, [uid]);
+    const versions: { seq: string; fold_required: boolean; deleted: boolean }[] = await ds.query(
+      `SELECT seq::text AS seq, fold_required, deleted FROM ownership_versions WHERE generation = (SELECT active FROM projection_generations) AND object_id = $1 ORDER BY seq`,
+      [id],
+    );
+    const seqs: string[] = (await ds.query(`SELECT seq::text AS seq FROM events WHERE object_id = $1 ORDER BY seq`, [id])).map((r: { seq: string }) => r.seq);
+    expect(seqs).toHaveLength(5);
+    const [s1, sBroken, sTaken, sForced, sDeleted] = seqs;
+    expect(versions.find((v) => v.seq === sBroken)).toMatchObject({ fold_required: true });
+    expect(versions[versions.length - 1]).toMatchObject({ seq: sDeleted, deleted: true });
+    const listed = async (query: string): Promise<{ id: string; deleted: boolean }[]> =>
+      (await get(`/v1/objects?cluster=mgr-at&${query}`)).body.items.map((i: { id: string; deleted: boolean }) => ({ id: i.id, deleted: i.deleted }));
+    // The unreadable event changes no owner: as of it, kubectl still owns what it applied (folded, as the ownership read is).
+    expect(await listed(`manager=kubectl&at=${s1}`)).toEqual([{ id, deleted: false }]);
+    expect(await listed(`manager=kubectl&at=${sBroken}`)).toEqual([{ id, deleted: false }]);
+    expect(await listed(`manager=x&at=${sBroken}`)).toEqual([]);
+    expect(await listed(`manager=kubectl-set&at=${sBroken}`)).toEqual([]);
+    expect(await listed(`manager=kubectl-set&at=${sTaken}`)).toEqual([{ id, deleted: false }]);
+    expect(await listed(`manager=kubectl-set&at=2024-01-01T00:00:02Z`)).toEqual([{ id, deleted: false }]);
+    expect(await listed(`manager=kubectl-set&at=${sForced}`)).toEqual([]);
+    expect(await listed(`manager=kubectl&at=${sForced}`)).toEqual([{ id, deleted: false }]);
+    // Deleted: nobody owns anything of it, then as now (the object itself is still listed, deleted).
+    expect(await listed(`manager=kubectl&at=${sDeleted}`)).toEqual([]);
+    expect(await listed(`manager=kubectl&at=2024-01-01T00:00:04Z`)).toEqual([]);
+    expect(await listed(`manager=kubectl`)).toEqual([]);
+    expect(await listed(`at=${sDeleted}`)).toEqual([{ id, deleted: true }]);
+  });
+
   it('incident d: the HPA owns .spec.replicas through the scale subresource, taken from the applier', async () => {
     const id = ids.get('incident-d-hpa-scale-subresource')!;
     const field = await get(`/v1/objects/${id}/fields?path=.spec.replicas`);

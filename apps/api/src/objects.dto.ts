@@ -8,7 +8,7 @@ export const listObjectsRequestSchema = z.object({
   kind: z.string().min(1).optional(),
   namespace: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
-  manager: z.string().min(1).optional().describe('Only objects where this manager owns a field'),
+  manager: z.string().min(1).optional().describe('Only objects where this manager owns a field (as of at= when given)'),
   at: atParam,
   ...pageParams,
 });

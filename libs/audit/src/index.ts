@@ -108,6 +108,7 @@ export {
   objectRef,
   type ObjectRef,
   matchesObjectFilter,
+  managerOwnsAField,
   type ObjectListItem,
   type ObjectFilter,
 } from './objects.read-model.js';

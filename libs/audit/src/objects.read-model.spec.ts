@@ -1,5 +1,5 @@
 import { foldObjectOwnership } from './object-ownership.projection.js';
-import { listObjects } from './objects.read-model.js';
+import { listObjects, managerOwnsAField } from './objects.read-model.js';
 import { caseEvents } from './testing/conformance-events.js';
 
 describe('listObjects', () => {
@@ -26,5 +26,17 @@ describe('listObjects', () => {
     expect(listObjects([d, b], { manager: 'flux-controller' }).map((o) => o.name)).toEqual(['app-config']);
     expect(listObjects([d, b], { manager: 'nobody' })).toEqual([]);
     expect(listObjects([d, b], { namespace: 'other' })).toEqual([]);
+  });
+
+  it('managerOwnsAField: a manager owning one field of the object, as of any event; none of a deleted object', () => {
+    const events = caseEvents('incident-d-hpa-scale-subresource').events;
+    const first = foldObjectOwnership(events.slice(0, 1)).state!;
+    expect(managerOwnsAField(first.fields, 'kubectl')).toBe(true);
+    expect(managerOwnsAField(first.fields, 'horizontal-pod-autoscaler')).toBe(false);
+    expect(managerOwnsAField(d.fields, 'horizontal-pod-autoscaler')).toBe(true);
+    expect(managerOwnsAField(d.fields, 'nobody')).toBe(false);
+    const gone = foldObjectOwnership([...events, { ...events[events.length - 1]!, seq: '999', watchType: 'DELETED' }]).state!;
+    expect(gone.deleted).toBe(true);
+    expect(managerOwnsAField(gone.fields, 'kubectl')).toBe(false);
   });
 });

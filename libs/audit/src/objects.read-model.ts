@@ -1,5 +1,5 @@
 import { compareStrings } from '../../ssa-engine/src/index.js';
-import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import type { ObjectOwnershipState, OwnedField } from './object-ownership.projection.js';
 
 /** The identifying columns of an object. */
 export interface ObjectRef {
@@ -49,6 +49,11 @@ export function objectListItem(s: ObjectOwnershipState): ObjectListItem {
   };
 }
 
+/** True when `manager` owns at least one of `fields`: what `manager=` of `GET /v1/objects` keeps, now or as of `at=` (a deleted object owns none). */
+export function managerOwnsAField(fields: readonly OwnedField[], manager: string): boolean {
+  return fields.some((f) => f.owners.some((o) => o.manager === manager));
+}
+
 /** True when `s` passes every given filter. */
 export function matchesObjectFilter(s: ObjectOwnershipState, f: ObjectFilter): boolean {
   return (
@@ -58,7 +63,7 @@ export function matchesObjectFilter(s: ObjectOwnershipState, f: ObjectFilter): b
     (f.kind === undefined || s.kind === f.kind) &&
     (f.namespace === undefined || (s.namespace ?? '') === f.namespace) &&
     (f.name === undefined || s.name === f.name) &&
-    (f.manager === undefined || s.fields.some((x) => x.owners.some((o) => o.manager === f.manager)))
+    (f.manager === undefined || managerOwnsAField(s.fields, f.manager))
   );
 }
 

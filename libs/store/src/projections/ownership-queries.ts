@@ -15,6 +15,7 @@ import {
   ownershipTree,
   ownershipSnapshotOf,
   decodeOwnedFields,
+  managerOwnsAField,
   type AsOf,
   type EncodedOwnedFields,
   type FieldExplanationView,
@@ -45,6 +46,7 @@ import {
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
+import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
@@ -78,6 +80,8 @@ const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, nu
 interface ObjectRow {
   object_id: string; cluster: string; uid: string; api_group: string; api_version: string; kind: string;
   namespace: string | null; name: string; last_seq: string; last_at: Date; deleted_then: boolean;
+  /** Whether the manager filter keeps it; `null`: the snapshot decides. */
+  owned_then: boolean | null;
 }
 
 /** Summary of one manager across the cluster(s). */
@@ -106,31 +110,64 @@ export class OwnershipQueries {
     return (await this.schemas.current()).resolve;
   }
 
-  /** `GET /v1/objects`: objects in id order. As of `at`, objects first seen later are left out and `deleted` is as of then. */
+  /**
+   * `GET /v1/objects`: objects in id order. As of `at`, objects first seen later are left out and
+   * `deleted` is as of then; `manager` keeps the objects where it owns a field: now, from the manager
+   * index; as of `at`, in the snapshot then (`snapshot`): from the version in force, folded for the
+   * objects whose versions cannot answer exactly (only those).
+   */
   async listObjects(filter: ObjectFilter, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<ObjectListItem>> {
-    const after = decodeCursor('objects', cursor, isString);
+    const matched: ObjectRow[] = [];
+    let after = decodeCursor('objects', cursor, isString);
+    // A row whose version cannot answer may turn out not to match: read on until the page is full (or the objects run out).
+    for (;;) {
+      const wanted = limit + 1 - matched.length;
+      const rows = await this.objectRows(filter, at, after, wanted);
+      for (const r of rows) {
+        const owned = r.owned_then ?? managerOwnsAField((await this.snapshot(r.object_id, at)).fields, filter.manager!);
+        if (owned) matched.push(r);
+      }
+      if (rows.length < wanted || matched.length > limit) break;
+      after = rows[rows.length - 1]!.object_id;
+    }
+    const items = matched.slice(0, limit).map((r) => ({
+      id: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind,
+      namespace: r.namespace, name: r.name, deleted: r.deleted_then, lastSeq: r.last_seq, lastAt: r.last_at.toISOString(),
+    }));
+    return { items, nextCursor: matched.length > limit ? encodeCursor('objects', items[items.length - 1]!.id) : null };
+  }
+
+  /**
+   * Up to `limit` objects after `after` that pass the filters, in id order. `owned_then` is true
+   * except with both `manager` and `at`: there whether the manager owned a field of it then, by the
+   * version in force (one version row and the object's events up to `at`, by index), and `null`
+   * where versions cannot answer exactly.
+   */
+  private async objectRows(filter: ObjectFilter, at: AsOf | undefined, after: string | undefined, limit: number): Promise<ObjectRow[]> {
     const [atSeq, atTime] = atParams(at);
+    const then = at !== undefined && filter.manager !== undefined ? at : undefined;
+    // No event by then: not listed (as `snapshot` finds none); else the version's owners, unknown (null) where it cannot answer.
+    const ownedThen = then && `CASE WHEN t.seq IS NULL THEN false WHEN ${VERSION_ANSWERS} THEN ${ownsAFieldSql('v.fields', '$7')} END`;
     // Identity columns only: the jsonb state (with the object's body) is not read for a list.
-    const rows: ObjectRow[] = await this.dataSource.query(
+    return this.dataSource.query(
       `SELECT s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS last_seq, s.last_at,
-              s.deleted AND ($9::bigint IS NULL OR s.last_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.last_at <= $10::timestamptz) AS deleted_then
+              s.deleted AND ($9::bigint IS NULL OR s.last_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.last_at <= $10::timestamptz) AS deleted_then,
+              ${ownedThen ?? 'true'} AS owned_then
        FROM ownership_states s
+       ${then ? versionInForceSql('s.object_id::bigint', then.kind, '$12', '$13') : ''}
        WHERE s.generation = ${ACTIVE}
          AND ($1::text IS NULL OR s.cluster = $1) AND ($2::text IS NULL OR s.api_group = $2) AND ($3::text IS NULL OR s.api_version = $3)
          AND ($4::text IS NULL OR s.kind = $4) AND ($5::text IS NULL OR s.namespace = $5) AND ($6::text IS NULL OR s.name = $6)
-         AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $7))
+         AND ${ownedThen
+           ? `(${ownedThen}) IS NOT FALSE`
+           : `($7::text IS NULL OR EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $7))`}
          AND ($8::text IS NULL OR s.object_id > $8)
          AND ($9::bigint IS NULL OR s.first_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.first_at <= $10::timestamptz)
        ORDER BY s.object_id
        LIMIT $11`,
       [filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null, filter.name ?? null,
-        filter.manager ?? null, after ?? null, atSeq, atTime, limit + 1],
+        filter.manager ?? null, after ?? null, atSeq, atTime, limit, ...(then ? versionAtParams(then) : [])],
     );
-    const items = rows.slice(0, limit).map((r) => ({
-      id: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind,
-      namespace: r.namespace, name: r.name, deleted: r.deleted_then, lastSeq: r.last_seq, lastAt: r.last_at.toISOString(),
-    }));
-    return { items, nextCursor: rows.length > limit ? encodeCursor('objects', items[items.length - 1]!.id) : null };
   }
 
   /** The object's state now (from the projection) or as of `at` (folded from its events). */

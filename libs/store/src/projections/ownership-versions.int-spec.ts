@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import {
   evolveObjectOwnership,
@@ -6,6 +7,7 @@ import {
   fieldHistory,
   fieldOwners,
   foldObjectOwnership,
+  managerOwnsAField,
   ownershipSnapshotOf,
   ownershipTree,
   type AsOf,
@@ -210,5 +212,36 @@ describe('ownership versions and stored transitions: reads without folding (real
     await project();
     expect(await expectSameAsFold(late, true)).toBe(observations.length * 2);
     await expect(queries.snapshot(id, { kind: 'seq', seq: '0' })).rejects.toMatchObject({ code: 'object-not-found' });
+
+    // GET /v1/objects?manager&at: the objects whose snapshot then has the manager owning a field, page by page; folded only where versions cannot answer.
+    const snapshots = jest.spyOn(queries, 'snapshot');
+    let unanswered = 0; // (object, at) pairs with events by then that versions cannot answer
+    try {
+      for (const e of [...all, ...(await eventsOf(late))]) {
+        for (const at of [{ kind: 'seq', seq: String(e.seq) }, { kind: 'time', time: e.observedAt, ms: Date.parse(e.observedAt) }] as AsOf[]) {
+          for (const o of [id, late]) if ((await readSnapshotFromVersions(ds, o, at)) === null) unanswered++;
+          for (const manager of ['kubectl', 'kubectl-set', 'x']) {
+            const expected: string[] = [];
+            for (const o of [id, late].sort()) {
+              const s = await queries.snapshot(o, at).catch(() => null);
+              if (s && managerOwnsAField(s.fields, manager)) expected.push(o);
+            }
+            const listed: string[] = [];
+            let cursor: string | undefined;
+            do {
+              const page = await queries.listObjects({ cluster: 'edge', manager }, at, cursor, 1);
+              listed.push(...page.items.map((i) => i.id));
+              cursor = page.nextCursor ?? undefined;
+            } while (cursor);
+            expect([at, manager, listed]).toEqual([at, manager, expected]);
+          }
+        }
+      }
+      // Besides the references' reads, the list read a snapshot exactly where versions cannot answer (an unreadable event, a time that is not a prefix), once a manager.
+      expect(unanswered).toBeGreaterThan(0);
+      expect(snapshots.mock.calls.length - (all.length + observations.length) * 2 * 3 * 2).toBe(unanswered * 3);
+    } finally {
+      snapshots.mockRestore();
+    }
   });
 });

@@ -14,10 +14,11 @@ import { managedFieldsEntry, rebuildObject } from '../events/observed-event.load
 import { decodeParsedBody, type BodyEncoding } from '../ingest/body.util.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { recordedSchemaSql } from './schema-choices.js';
+import { VERSION_ANSWERS, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 
 interface VersionRow {
   cluster: string; uid: string; api_group: string; api_version: string; kind: string; namespace: string | null; name: string;
-  projected_seq: string; schema: SchemaUsed | null; seq: string | null; prefix: boolean; deleted: boolean | null; fold_required: boolean | null; fields: EncodedOwnedFields | null;
+  schema: SchemaUsed | null; seq: string | null; answers: boolean; deleted: boolean | null; fields: EncodedOwnedFields | null;
   resource_version: string | null; observed_at: Date | null; managed_fields_times: (string | null)[] | null;
   /** The body chain up to the event: `[encoding, full body or patch]`, oldest first. */
   body: [BodyEncoding, unknown][] | null;
@@ -33,26 +34,15 @@ interface VersionRow {
  * its history, an object or generation without versions.
  */
 export async function readSnapshotFromVersions(dataSource: DataSource, objectId: string, at: AsOf): Promise<OwnershipSnapshot | 'no-event' | null> {
-  const target = at.kind === 'seq' ? `e.seq <= $2::bigint` : `date_trunc('milliseconds', e.observed_at) <= $3::timestamptz`;
-  const usable = `v.fields IS NOT NULL AND NOT v.fold_required AND NOT v.deleted AND t.seq <= s.last_seq`;
+  const usable = `${VERSION_ANSWERS} AND NOT v.deleted`;
   const rows = await preparedQuery<VersionRow>(
     dataSource,
     `ownership-snapshot-at-${at.kind}`,
-    `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS projected_seq, ${recordedSchemaSql('s')} AS schema,
-            t.seq::text AS seq, t.prefix, v.deleted, v.fold_required, v.fields,
+    `SELECT s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, ${recordedSchemaSql('s')} AS schema,
+            t.seq::text AS seq, ${VERSION_ANSWERS} AS answers, v.deleted, v.fields,
             ev.resource_version, ev.observed_at, ev.managed_fields_times, body.parts AS body, mf.entries AS managed_fields
      FROM ownership_states s
-     CROSS JOIN LATERAL (
-       SELECT max(e.seq) FILTER (WHERE ${target}) AS seq,
-              -- the events up to a time are every event up to one sequence only when no earlier one is later
-              coalesce(min(e.seq) FILTER (WHERE NOT (${target})) > max(e.seq) FILTER (WHERE ${target}), true) AS prefix
-       FROM events e WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint OR $3::timestamptz IS NOT NULL)
-     ) t
-     LEFT JOIN LATERAL (
-       SELECT v.deleted, v.fold_required, v.fields FROM ownership_versions v
-       WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq <= t.seq
-       ORDER BY v.seq DESC LIMIT 1
-     ) v ON true
+     ${versionInForceSql('$1::bigint', at.kind, '$2', '$3')}
      LEFT JOIN LATERAL (
        SELECT e.resource_version, e.observed_at, e.managed_fields_times, e.managed_fields_hash FROM events e
        WHERE e.object_id = $1::bigint AND e.seq = t.seq
@@ -72,11 +62,11 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
        WHERE list.hash = ev.managed_fields_hash
      ) mf ON ${usable}
      WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
-    [objectId, ...atParams(at)],
+    [objectId, ...versionAtParams(at)],
   );
   const r = rows[0];
   if (r && r.seq === null) return 'no-event';
-  if (!r || !r.prefix || r.fields === null || r.fold_required || BigInt(r.seq!) > BigInt(r.projected_seq)) return null;
+  if (!r || !r.answers) return null;
   // A deleted object's body is never read (snapshotFromVersion leaves it out).
   const object = r.deleted
     ? null
@@ -91,12 +81,7 @@ export async function readSnapshotFromVersions(dataSource: DataSource, objectId:
       objectId, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, apiVersion,
       kind: r.kind, namespace: r.namespace, name: r.name, schema: recordedSchema(r.schema, apiVersion, r.kind, r.cluster),
     },
-    { deleted: r.deleted!, fields: decodeOwnedFields(r.fields) },
+    { deleted: r.deleted!, fields: decodeOwnedFields(r.fields!) },
     { seq: r.seq!, at: r.observed_at!.toISOString(), object },
   );
-}
-
-/** `at=` as the query's `$2` (sequence) and `$3` (time, to the millisecond as events are compared). */
-function atParams(at: AsOf): [string | null, string | null] {
-  return at.kind === 'seq' ? [at.seq, null] : [null, new Date(at.ms).toISOString()];
 }
