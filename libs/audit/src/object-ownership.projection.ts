@@ -291,11 +291,17 @@ function tookFromApplier(s: ObjectOwnershipState): boolean {
   return s.marks.some((m) => m.kind === 'taken-from-applier');
 }
 
-/** Marks after one event's transitions (see `FieldMarkKind`). */
-function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], writer: ManagerRef | null): FieldMark[] {
+/** Marks after one event's transitions (see `FieldMarkKind`): `prev` itself when they leave it as it was (what stored findings compare). */
+function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], writer: ManagerRef | null): readonly FieldMark[] {
+  if (ts.length === 0 && (!writer || writer.operation !== 'Apply' || prev.length === 0)) return prev;
   const marks = new Map<string, FieldMark>(prev.map((m) => [markKey(m), m]));
+  let changed = false;
   const drop = (pred: (m: FieldMark) => boolean): void => {
-    for (const [k, m] of marks) if (pred(m)) marks.delete(k);
+    for (const [k, m] of marks) {
+      if (!pred(m)) continue;
+      marks.delete(k);
+      changed = true;
+    }
   };
   // An applier that writes again has dropped the taken fields from its manifest (or forced them back).
   if (writer && writer.operation === 'Apply') {
@@ -309,6 +315,7 @@ function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], w
       const k = markKey(m);
       marks.delete(k); // re-insert: insertion order stays event order
       marks.set(k, m);
+      changed = true;
     };
     switch (t.type) {
       case 'pruned':
@@ -344,7 +351,7 @@ function nextMarks(prev: readonly FieldMark[], ts: readonly FieldTransition[], w
         assertUnreachable(t.type);
     }
   }
-  return [...marks.values()];
+  return changed ? [...marks.values()] : prev;
 }
 
 /**
