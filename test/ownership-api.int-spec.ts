@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { stringify as toYaml } from 'yaml';
 import { createDataSource } from '../libs/store/src/index.js';
 import { backfillObjectFindings } from '../libs/store/src/projections/object-findings.backfill.js';
+import { backfillManagerIdentities } from '../libs/store/src/projections/manager-identities.backfill.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
@@ -40,6 +41,18 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     return { status: res.status, body: await res.json() };
   };
   const q = (s: string) => encodeURIComponent(s);
+  /** Every item of a list, read one per page through its cursors. */
+  const everyPage = async (list: string, query: string) => {
+    const items: any[] = [];
+    let cursor = '';
+    do {
+      const page = await get(`${list}?limit=1${query}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect([list, query, page.status]).toEqual([list, query, 200]);
+      items.push(...page.body.items);
+      cursor = page.body.nextCursor ?? '';
+    } while (cursor);
+    return items;
+  };
 
   /** Waits until every stored event is folded into the active generation's projections. */
   const projected = async () => {
@@ -322,17 +335,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
 
   it('lists the stored findings as folding every object gives them: page by page, by type, since, cluster', async () => {
     const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
-    const pages = async (query: string) => {
-      const items: any[] = [];
-      let cursor = '';
-      do {
-        const page = await get(`/v1/findings?limit=1${query}${cursor ? `&cursor=${cursor}` : ''}`);
-        expect([query, page.status]).toEqual([query, 200]);
-        items.push(...page.body.items);
-        cursor = page.body.nextCursor ?? '';
-      } while (cursor);
-      return items;
-    };
+    const pages = (query: string) => everyPage('/v1/findings', query);
     const stored = await pages('');
     const types = [...new Set(stored.map((f) => f.type))];
     expect(stored.length).toBeGreaterThan(2);
@@ -351,6 +354,31 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     try {
       await runner.query(`DELETE FROM object_findings`);
       expect(await backfillObjectFindings(runner)).toBe(written.length);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows()).toEqual(written);
+  });
+
+  it('lists managers from the manager index as folding every object gives them: page by page, by cluster', async () => {
+    const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
+    const pages = (query: string) => everyPage('/v1/managers', query);
+    const indexed = await pages('');
+    expect(indexed.length).toBeGreaterThan(2);
+    expect(indexed.some((m) => m.identities.length > 1)).toBe(true);
+    for (const query of ['', '&cluster=prod', '&cluster=elsewhere']) {
+      // `at=` the last event folds every object's events again instead of reading the index.
+      expect(await pages(query)).toEqual(await pages(`${query}&at=${max}`));
+    }
+    expect((await get('/v1/managers?limit=100')).body).toEqual({ items: indexed, nextCursor: null });
+
+    // The upgrade's backfill (migration ManagerIdentities) computes the same identities and counts from the stored states.
+    const rows = () => ds.query(`SELECT generation, manager, object_id, field_count, identities::text, identity_field_count FROM manager_objects ORDER BY generation, manager, object_id`);
+    const written = await rows();
+    const runner = ds.createQueryRunner();
+    try {
+      await runner.query(`UPDATE manager_objects SET identities = '[]', identity_field_count = 0`);
+      expect(await backfillManagerIdentities(runner)).toBe(written.length);
     } finally {
       await runner.release();
     }

@@ -61,7 +61,7 @@ export {
 } from './object-ownership.projection.js';
 
 export { decideAppend, nextTip, type AppendDecision, type ObjectTip, type ObservationDigest } from './append-decision.js';
-export { managerIndexChange, managerIndexRows, type ManagerIndexChange, type ManagerIndexRow } from './manager-index.changes.js';
+export { managerIndexChange, managerIndexRows, type ManagerIdentity, type ManagerIndexChange, type ManagerIndexRow } from './manager-index.changes.js';
 export { baselineTransitions, transitionsToStore, type BaselineEvent } from './baseline-transitions.js';
 export { ownershipVersionOf, ownershipSnapshotOf, snapshotFromVersion, type OwnershipVersion, type OwnershipSnapshot } from './ownership-version.js';
 
@@ -96,6 +96,7 @@ export {
 export { explainField, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
 export {
   managerIndex,
+  sortedIdentities,
   managerFields,
   type ManagerSummary,
   type ManagerObjectFields,

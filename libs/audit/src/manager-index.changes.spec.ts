@@ -1,12 +1,15 @@
-import { managerIndexChange, managerIndexRows } from './manager-index.changes.js';
+import { managerIndexChange, managerIndexRows, type ManagerIndexRow } from './manager-index.changes.js';
 import { evolveObjectOwnership, foldObjectOwnership } from './object-ownership.projection.js';
+import { managerIndex, sortedIdentities } from './manager-index.read-model.js';
+import { compareStrings } from '../../ssa-engine/src/index.js';
 import { caseEvents, caseNames } from './testing/conformance-events.js';
 
 describe('managerIndexChange', () => {
   it.each(caseNames())('%s: the rows after every event are the previous rows with the changes applied', (name) => {
     const { events, resolver } = caseEvents(name);
     let state = undefined as ReturnType<typeof evolveObjectOwnership>['state'] | undefined;
-    let rows = new Map<string, number>();
+    // Whole rows: paths, identities and paths per identity.
+    let rows = new Map<string, ManagerIndexRow>();
     for (const e of events) {
       const next = evolveObjectOwnership(state, e, resolver).state;
       const change = managerIndexChange(state, next);
@@ -16,12 +19,25 @@ describe('managerIndexChange', () => {
           rows.delete(m);
         }
         for (const r of change.upserts) {
-          expect(rows.get(r.manager)).not.toBe(r.fieldCount);
-          rows.set(r.manager, r.fieldCount);
+          expect(rows.get(r.manager)).not.toEqual(r);
+          rows.set(r.manager, r);
         }
       }
-      expect(rows).toEqual(new Map(managerIndexRows(next).map((r) => [r.manager, r.fieldCount])));
+      expect(rows).toEqual(new Map(managerIndexRows(next).map((r) => [r.manager, r])));
       state = next;
+    }
+  });
+
+  it.each(caseNames())('%s: the rows give what GET /v1/managers lists (identities, field counts), at every event', (name) => {
+    const { events, resolver } = caseEvents(name);
+    let state = undefined as ReturnType<typeof evolveObjectOwnership>['state'] | undefined;
+    for (const e of events) {
+      state = evolveObjectOwnership(state, e, resolver).state;
+      const summed = managerIndexRows(state)
+        .filter(() => !state!.deleted)
+        .sort((a, b) => compareStrings(a.manager, b.manager))
+        .map((r) => ({ manager: r.manager, identities: sortedIdentities(r.identities), objectCount: 1, fieldCount: r.identityFieldCount }));
+      expect(summed).toEqual(managerIndex([state]).map(({ objects: _o, ...m }) => m));
     }
   });
 

@@ -1,9 +1,22 @@
+import type { Operation } from '../../ssa-engine/src/index.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
 
-/** One row of the per-manager index: how many owned paths a manager has in one object. */
+/** One identity a manager name writes as (`GET /v1/managers` lists them). */
+export interface ManagerIdentity {
+  readonly operation: Operation;
+  readonly apiVersion: string;
+  readonly subresource: string;
+}
+
+/** One row of the per-manager index: what a manager owns in one object. */
 export interface ManagerIndexRow {
   readonly manager: string;
+  /** Owned paths (a path counts once, whatever the identities owning it). */
   readonly fieldCount: number;
+  /** Its identities in the object, in the order they first own a field. */
+  readonly identities: readonly ManagerIdentity[];
+  /** Owned paths counted once per identity owning them (what `GET /v1/managers` sums as `fieldCount`). */
+  readonly identityFieldCount: number;
 }
 
 /**
@@ -20,23 +33,39 @@ export interface ManagerIndexChange {
   readonly removed: readonly string[];
 }
 
-/** Owned paths per manager name (a name counts once per path, whatever its identities). */
+/** What each manager name owns in the object: paths, identities, paths per identity. */
 export function managerIndexRows(s: ObjectOwnershipState): ManagerIndexRow[] {
-  const counts = new Map<string, number>();
-  for (const f of s.fields) for (const m of new Set(f.owners.map((o) => o.manager))) counts.set(m, (counts.get(m) ?? 0) + 1);
-  return [...counts].map(([manager, fieldCount]) => ({ manager, fieldCount }));
+  const rows = new Map<string, { fieldCount: number; identities: Map<string, ManagerIdentity>; identityFieldCount: number }>();
+  for (const f of s.fields) {
+    const seen = new Set<string>();
+    for (const o of f.owners) {
+      let row = rows.get(o.manager);
+      if (!row) rows.set(o.manager, (row = { fieldCount: 0, identities: new Map(), identityFieldCount: 0 }));
+      if (!seen.has(o.manager)) {
+        seen.add(o.manager);
+        row.fieldCount++;
+      }
+      row.identityFieldCount++;
+      const key = `${o.operation}\u0000${o.apiVersion}\u0000${o.subresource}`;
+      if (!row.identities.has(key)) row.identities.set(key, { operation: o.operation, apiVersion: o.apiVersion, subresource: o.subresource });
+    }
+  }
+  return [...rows].map(([manager, r]) => ({ manager, fieldCount: r.fieldCount, identities: [...r.identities.values()], identityFieldCount: r.identityFieldCount }));
 }
+
+const sameRow = (a: ManagerIndexRow, b: ManagerIndexRow | undefined): boolean =>
+  b !== undefined && a.fieldCount === b.fieldCount && a.identityFieldCount === b.identityFieldCount && JSON.stringify(a.identities) === JSON.stringify(b.identities);
 
 /**
  * What the per-manager index needs after an object went from `before` to `after`: nothing when its
- * owned fields are the same objects or count the same per manager (most writes), else the rows
- * that differ and the managers gone.
+ * owned fields are the same objects or give the same rows (most writes), else the rows that differ
+ * and the managers gone.
  */
 export function managerIndexChange(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): ManagerIndexChange | null {
   if (before !== undefined && before.fields === after.fields) return null;
   const rows = managerIndexRows(after);
-  const stored = new Map((before === undefined ? [] : managerIndexRows(before)).map((r) => [r.manager, r.fieldCount]));
-  const upserts = rows.filter((r) => stored.get(r.manager) !== r.fieldCount);
+  const stored = new Map((before === undefined ? [] : managerIndexRows(before)).map((r) => [r.manager, r]));
+  const upserts = rows.filter((r) => !sameRow(r, stored.get(r.manager)));
   const kept = new Set(rows.map((r) => r.manager));
   const removed = [...stored.keys()].filter((m) => !kept.has(m));
   if (upserts.length === 0 && removed.length === 0) return null;

@@ -2,6 +2,7 @@ import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
 import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectRef } from './objects.read-model.js';
+import type { ManagerIdentity } from './manager-index.changes.js';
 
 /** One field a manager owns. */
 export interface ManagedFieldView {
@@ -22,7 +23,7 @@ export interface ManagerObjectFields extends ObjectRef {
 export interface ManagerSummary {
   readonly manager: string;
   /** Its identities (a name may write as Apply and Update, through several subresources). */
-  readonly identities: readonly { readonly operation: Operation; readonly apiVersion: string; readonly subresource: string }[];
+  readonly identities: readonly ManagerIdentity[];
   readonly objectCount: number;
   readonly fieldCount: number;
   readonly objects: readonly ManagerObjectFields[];
@@ -39,6 +40,13 @@ function compareObjects(a: ObjectRef, b: ObjectRef): number {
     compareStrings(a.namespace ?? '', b.namespace ?? '') ||
     compareStrings(a.name, b.name) ||
     compareStrings(a.objectId, b.objectId)
+  );
+}
+
+/** A manager's identities in the order `GET /v1/managers` lists them: operation, subresource, API version. */
+export function sortedIdentities(ids: Iterable<ManagerIdentity>): ManagerIdentity[] {
+  return [...ids].sort(
+    (a, b) => compareStrings(a.operation, b.operation) || compareStrings(a.subresource, b.subresource) || compareStrings(a.apiVersion, b.apiVersion),
   );
 }
 
@@ -69,9 +77,7 @@ export function managerIndex(states: Iterable<ObjectOwnershipState>): ManagerSum
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([manager, m]) => {
       const objects = [...m.objects].sort(compareObjects);
-      const identities = [...m.ids.values()].sort(
-        (a, b) => compareStrings(a.operation, b.operation) || compareStrings(a.subresource, b.subresource) || compareStrings(a.apiVersion, b.apiVersion),
-      );
+      const identities = sortedIdentities(m.ids.values());
       return { manager, identities, objectCount: objects.length, fieldCount: objects.reduce((n, o) => n + o.fields.length, 0), objects };
     });
 }

@@ -1,6 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
   encodeOwnedFields,
+  type ManagerIndexRow,
   type ObjectOwnershipState,
   type OwnershipProjectionStore,
   type OwnershipVersion,
@@ -131,9 +132,11 @@ WITH r AS (
   DELETE FROM manager_objects m USING json_to_recordset($3::json) AS d(object_id text, manager text)
   WHERE m.generation = $1 AND m.object_id = d.object_id AND m.manager = d.manager
 ), managers AS (
-  INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count)
-  SELECT $1, d.* FROM json_to_recordset($4::json) AS d(manager text, object_id text, cluster text, kind text, namespace text, field_count integer)
-  ON CONFLICT (generation, manager, object_id) DO UPDATE SET field_count = EXCLUDED.field_count
+  INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count, identities, identity_field_count)
+  SELECT $1, d.* FROM json_to_recordset($4::json) AS d(manager text, object_id text, cluster text, kind text, namespace text, field_count integer,
+    identities json, identity_field_count integer)
+  ON CONFLICT (generation, manager, object_id) DO UPDATE
+    SET field_count = EXCLUDED.field_count, identities = EXCLUDED.identities, identity_field_count = EXCLUDED.identity_field_count
 ), transitions AS (
   INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)
   SELECT $1, d.* FROM json_to_recordset($5::json) AS d(object_id text, seq bigint, ordinal integer, at timestamptz, type text, path text,
@@ -153,11 +156,19 @@ WITH r AS (
 )
 SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`;
 
+/** A `manager_objects` row: what one manager owns in one object (identities as `[operation, apiVersion, subresource]`). */
+export function managerObjectsRow(objectId: string, where: { cluster: string; kind: string; namespace: string | null }, r: ManagerIndexRow) {
+  return {
+    manager: r.manager, object_id: objectId, cluster: where.cluster, kind: where.kind, namespace: where.namespace, field_count: r.fieldCount,
+    identities: r.identities.map((i) => [i.operation, i.apiVersion, i.subresource]), identity_field_count: r.identityFieldCount,
+  };
+}
+
 async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBatch, schemaIds: ReadonlyMap<string, number>): Promise<number> {
   const states = batch.states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: batch.foldedFrom.get(s.objectId) ?? null }));
   const managersGone = batch.managerIndex.flatMap((c) => c.removed.map((manager) => ({ object_id: c.objectId, manager })));
   const managers = batch.managerIndex.flatMap((c) =>
-    c.upserts.map((r) => ({ manager: r.manager, object_id: c.objectId, cluster: c.cluster, kind: c.kind, namespace: c.namespace, field_count: r.fieldCount })),
+    c.upserts.map((r) => managerObjectsRow(c.objectId, c, r)),
   );
   // Transitions of one event keep their order: ordinal within (object, seq).
   const ordinals = new Map<string, number>();

@@ -12,6 +12,7 @@ import {
   foldObjectOwnership,
   managerFields,
   managerIndex,
+  sortedIdentities,
   ownershipTree,
   ownershipSnapshotOf,
   decodeOwnedFields,
@@ -34,6 +35,7 @@ import {
   type ObjectListItem,
   type ObjectOwnershipState,
   type ObservedEvent,
+  type Operation,
   type OwnedField,
   type OwnershipNode,
   type OwnershipSnapshot,
@@ -353,26 +355,39 @@ export class OwnershipQueries {
     if (rows.length === 0) throw objectNotFound(objectId, at);
   }
 
-  /** `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there; undefined: all), of one cluster or all. */
+  /**
+   * `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there;
+   * undefined: all), of one cluster or all. Now: the manager index's rows of a page of names, summed
+   * and merged in SQL; as of `at`: every object's state folded then.
+   */
   async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
     if (at) return pageOf('managers', managerIndex(await this.statesAt(at, cluster ? { cluster } : {}, scopes)).map(({ objects: _o, ...m }) => m), cursor, limit);
     const after = decodeCursor('managers', cursor, isString);
-    const visible = inScopes('object_id', scopes, 4);
-    const rows: { manager: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT manager FROM manager_objects WHERE generation = ${ACTIVE} AND ($1::text IS NULL OR manager > $1) AND ($3::text IS NULL OR cluster = $3)${visible.sql}
-       ORDER BY manager LIMIT $2`,
+    const visible = inScopes('m.object_id', scopes, 4);
+    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
+      `WITH m AS (
+         SELECT m.manager, m.identities, m.identity_field_count FROM manager_objects m
+         WHERE m.generation = ${ACTIVE} AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
+       ), names AS (
+         SELECT DISTINCT manager FROM m WHERE $1::text IS NULL OR manager > $1 ORDER BY manager LIMIT $2
+       )
+       SELECT n.manager,
+              (SELECT count(*) FROM m WHERE m.manager = n.manager)::integer AS object_count,
+              (SELECT sum(m.identity_field_count) FROM m WHERE m.manager = n.manager)::integer AS field_count,
+              (SELECT array_agg(DISTINCT i.value::text) FROM m CROSS JOIN LATERAL json_array_elements(m.identities) AS i WHERE m.manager = n.manager) AS identities
+       FROM names n ORDER BY n.manager`,
       [after ?? null, limit + 1, cluster ?? null, ...visible.params],
     );
-    const names = rows.slice(0, limit).map((r) => r.manager);
-    const states = await this.statesWhere(
-      `EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = ANY($1::text[]))
-       AND ($2::text IS NULL OR s.cluster = $2)`,
-      [names, cluster ?? null],
-      scopes,
-    );
-    const byName = new Map(managerIndex(states).map(({ objects: _o, ...m }) => [m.manager, m]));
-    const items = names.map((n) => byName.get(n)).filter((m): m is ManagerListItem => m !== undefined);
-    return { items, nextCursor: rows.length > limit ? encodeCursor('managers', names[names.length - 1]!) : null };
+    const items = rows.slice(0, limit).map((r) => ({
+      manager: r.manager,
+      identities: sortedIdentities(r.identities.map((text) => {
+        const [operation, apiVersion, subresource] = JSON.parse(text) as [Operation, string, string];
+        return { operation, apiVersion, subresource };
+      })),
+      objectCount: r.object_count,
+      fieldCount: r.field_count,
+    }));
+    return { items, nextCursor: rows.length > limit ? encodeCursor('managers', items[items.length - 1]!.manager) : null };
   }
 
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
