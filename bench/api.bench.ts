@@ -4,7 +4,7 @@
 // per round) is appended to a throw-away database with the real EventAppender (the queue is left
 // out: bench:ingest measures it), folded by the real projector, then the built API role
 // (`node dist/apps/main.js api`, one process) answers `--requests` requests of each query from
-// `--clients` concurrent HTTP clients in this process. Objects are picked at random over all of
+// `--clients` concurrent HTTP clients in this process. Every tenth object has a finding. Objects are picked at random over all of
 // them. `/healthz` goes first: every query's req/s is also printed as a ratio to it (the framework's
 // floor, same run), with the api process's CPU milliseconds per request. A query whose first request
 // alone takes over 0.5 s (`at=` over every object) is measured with one client and five requests.
@@ -40,6 +40,8 @@ const OBJECTS = Number(args.objects);
 const ROUNDS = Number(args.rounds);
 const CLIENTS = Number(args.clients);
 const REQUESTS = Number(args.requests);
+/** Every tenth object has a finding (its applier and the HPA co-own `.spec.replicas`), so `findings` lists some. */
+const FINDING_EVERY = 10;
 /** A query whose first request alone takes longer is measured with one client and at most five requests. */
 const SLOW_MS = 500;
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
     let t = performance.now();
     let observations = 0;
     let lastLog = t;
-    for (const chunk of deploymentStream({ objects: OBJECTS, rounds: ROUNDS, chunk: 500, observedAt: roundTime })) {
+    for (const chunk of deploymentStream({ objects: OBJECTS, rounds: ROUNDS, chunk: 500, observedAt: roundTime, findingEvery: FINDING_EVERY })) {
       await appender.append(chunk);
       observations += chunk.length;
       if (performance.now() - lastLog > 5000) {
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
       log(`replayed ${done.events} events of ${done.objects} objects in ${replayS.toFixed(1)} s (${Math.round(rate)} events/s): ${(1e6 / rate / 60).toFixed(1)} min per million events`);
     }
 
+    log(`${Math.ceil(OBJECTS / FINDING_EVERY)} objects have a finding (their applier co-owns .spec.replicas with the HPA)`);
     // Steady state for the queries: autovacuum would otherwise visit the freshly written tables during the first ones.
     t = performance.now();
     await ds.query(`VACUUM (ANALYZE) ownership_states, ownership_versions, field_transitions, manager_objects, events, blobs, objects`);

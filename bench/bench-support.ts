@@ -98,6 +98,8 @@ export interface DeploymentStreamOptions {
   readonly chunk: number;
   /** The observation time of a round's observations. */
   readonly observedAt: (round: number) => string;
+  /** Every n-th object's applier also owns `.spec.replicas`, co-owned with the HPA (a finding); none without. */
+  readonly findingEvery?: number;
 }
 
 /**
@@ -118,6 +120,7 @@ export function* deploymentStream(o: DeploymentStreamOptions): Generator<Observa
           resourceVersion: String(round * o.objects + i + 1), type: round === 0 ? 'ADDED' : 'MODIFIED',
           replicas: 1 + (state[i]! % 10), image: `registry.example.com/web:1.${state[i]}`,
           time: new Date(Date.UTC(2026, 10, 21, 10, round)).toISOString(), observedAt,
+          applierOwnsReplicas: o.findingEvery !== undefined && i % o.findingEvery === 0,
         }));
       }
       yield out;

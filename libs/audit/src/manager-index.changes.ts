@@ -8,6 +8,9 @@ export interface ManagerIdentity {
   readonly subresource: string;
 }
 
+/** A key that tells identities apart. */
+export const identityKey = (i: ManagerIdentity): string => `${i.operation}\u0000${i.apiVersion}\u0000${i.subresource}`;
+
 /** One row of the per-manager index: what a manager owns in one object. */
 export interface ManagerIndexRow {
   readonly manager: string;
@@ -46,7 +49,7 @@ export function managerIndexRows(s: ObjectOwnershipState): ManagerIndexRow[] {
         row.fieldCount++;
       }
       row.identityFieldCount++;
-      const key = `${o.operation}\u0000${o.apiVersion}\u0000${o.subresource}`;
+      const key = identityKey(o);
       if (!row.identities.has(key)) row.identities.set(key, { operation: o.operation, apiVersion: o.apiVersion, subresource: o.subresource });
     }
   }

@@ -2,7 +2,7 @@ import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
 import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectRef } from './objects.read-model.js';
-import type { ManagerIdentity } from './manager-index.changes.js';
+import { identityKey, type ManagerIdentity } from './manager-index.changes.js';
 
 /** One field a manager owns. */
 export interface ManagedFieldView {
@@ -64,7 +64,7 @@ export function managerIndex(states: Iterable<ObjectOwnershipState>): ManagerSum
       for (const o of f.owners) {
         let m = byManager.get(o.manager);
         if (!m) byManager.set(o.manager, (m = { ids: new Map(), objects: [] }));
-        const idKey = `${o.operation}\u0000${o.apiVersion}\u0000${o.subresource}`;
+        const idKey = identityKey(o);
         if (!m.ids.has(idKey)) m.ids.set(idKey, { operation: o.operation, apiVersion: o.apiVersion, subresource: o.subresource });
         let list = perManager.get(o.manager);
         if (!list) perManager.set(o.manager, (list = []));

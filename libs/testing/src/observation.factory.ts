@@ -12,16 +12,22 @@ export interface DeploymentShape {
   readonly type?: Observation['type'];
   readonly observedAt?: string;
   readonly status?: Record<string, unknown>;
+  /** kubectl's apply also owns `.spec.replicas`, which the HPA owns too: a finding (`apply-update-co-owned`). */
+  readonly applierOwnsReplicas?: boolean;
 }
 
-/** managedFields of a typical Deployment: kubectl apply, the HPA on scale, the controller on status (~2 KiB). */
-export function deploymentManagedFields(time: string): ManagedFieldsEntry[] {
+/**
+ * managedFields of a typical Deployment: kubectl apply, the HPA on scale, the controller on status
+ * (~2 KiB). `applierOwnsReplicas`: kubectl's apply owns `.spec.replicas` too (co-owned with the HPA).
+ */
+export function deploymentManagedFields(time: string, applierOwnsReplicas = false): ManagedFieldsEntry[] {
   return [
     {
       manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', time, fieldsType: 'FieldsV1',
       fieldsV1: {
         'f:metadata': { 'f:labels': { 'f:app': {}, 'f:team': {} }, 'f:annotations': { 'f:owner': {} } },
         'f:spec': {
+          ...(applierOwnsReplicas ? { 'f:replicas': {} } : {}),
           'f:selector': {},
           'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } },
           'f:template': {
@@ -79,7 +85,7 @@ export function deploymentObservation(s: DeploymentShape): Observation {
         uid: s.uid, name, namespace: s.namespace ?? 'default', resourceVersion: s.resourceVersion, generation: 3,
         labels: { app: name, team: 'platform' },
         annotations: { owner: 'platform', 'deployment.kubernetes.io/revision': '3' },
-        managedFields: deploymentManagedFields(time),
+        managedFields: deploymentManagedFields(time, s.applierOwnsReplicas),
       },
       spec: {
         replicas: s.replicas ?? 3,

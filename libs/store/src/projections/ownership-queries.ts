@@ -13,6 +13,8 @@ import {
   managerFields,
   managerIndex,
   sortedIdentities,
+  identityKey,
+  type ManagerIdentity,
   ownershipTree,
   ownershipSnapshotOf,
   decodeOwnedFields,
@@ -70,6 +72,18 @@ export interface FindingsFilter {
   readonly since?: AsOf | undefined;
   readonly at?: AsOf | undefined;
   readonly cluster?: string | undefined;
+}
+
+/** The distinct identities of a manager's index rows (each row's list as JSON text: `[[operation, apiVersion, subresource], …]`). */
+function identitiesOf(lists: readonly string[]): ManagerIdentity[] {
+  const byKey = new Map<string, ManagerIdentity>();
+  for (const list of lists) {
+    for (const [operation, apiVersion, subresource] of JSON.parse(list) as [Operation, string, string][]) {
+      const identity = { operation, apiVersion, subresource };
+      byKey.set(identityKey(identity), identity);
+    }
+  }
+  return [...byKey.values()];
 }
 
 /** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
@@ -364,26 +378,18 @@ export class OwnershipQueries {
     if (at) return pageOf('managers', managerIndex(await this.statesAt(at, cluster ? { cluster } : {}, scopes)).map(({ objects: _o, ...m }) => m), cursor, limit);
     const after = decodeCursor('managers', cursor, isString);
     const visible = inScopes('m.object_id', scopes, 4);
+    // One pass over the index in (manager, object) order, stopping after the page's managers; rows repeat few identity lists.
     const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
-      `WITH m AS (
-         SELECT m.manager, m.identities, m.identity_field_count FROM manager_objects m
-         WHERE m.generation = ${ACTIVE} AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
-       ), names AS (
-         SELECT DISTINCT manager FROM m WHERE $1::text IS NULL OR manager > $1 ORDER BY manager LIMIT $2
-       )
-       SELECT n.manager,
-              (SELECT count(*) FROM m WHERE m.manager = n.manager)::integer AS object_count,
-              (SELECT sum(m.identity_field_count) FROM m WHERE m.manager = n.manager)::integer AS field_count,
-              (SELECT array_agg(DISTINCT i.value::text) FROM m CROSS JOIN LATERAL json_array_elements(m.identities) AS i WHERE m.manager = n.manager) AS identities
-       FROM names n ORDER BY n.manager`,
+      `SELECT m.manager, count(*)::integer AS object_count, sum(m.identity_field_count)::integer AS field_count,
+              array_agg(DISTINCT m.identities::text) AS identities
+       FROM manager_objects m
+       WHERE m.generation = ${ACTIVE} AND ($1::text IS NULL OR m.manager > $1) AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
+       GROUP BY m.manager ORDER BY m.manager LIMIT $2`,
       [after ?? null, limit + 1, cluster ?? null, ...visible.params],
     );
     const items = rows.slice(0, limit).map((r) => ({
       manager: r.manager,
-      identities: sortedIdentities(r.identities.map((text) => {
-        const [operation, apiVersion, subresource] = JSON.parse(text) as [Operation, string, string];
-        return { operation, apiVersion, subresource };
-      })),
+      identities: sortedIdentities(identitiesOf(r.identities)),
       objectCount: r.object_count,
       fieldCount: r.field_count,
     }));
