@@ -2,8 +2,7 @@ import { createServer } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { stringify as toYaml } from 'yaml';
 import { createDataSource } from '../libs/store/src/index.js';
-import { backfillObjectFindings } from '../libs/store/src/projections/object-findings.backfill.js';
-import { backfillManagerIdentities } from '../libs/store/src/projections/manager-identities.backfill.js';
+import { backfillFindingsAndManagerIdentities } from '../libs/store/src/projections/derived-backfills.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
@@ -347,13 +346,13 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     }
     expect((await get('/v1/findings?limit=100')).body).toEqual({ items: stored, nextCursor: null });
 
-    // The upgrade's backfill (migration ObjectFindings) computes the same rows from the stored states.
+    // The upgrade's fill from the stored states (after migration ObjectFindings) computes the same rows.
     const rows = () => ds.query(`SELECT generation, object_id, cluster, findings::text FROM object_findings ORDER BY generation, object_id`);
     const written = await rows();
     const runner = ds.createQueryRunner();
     try {
       await runner.query(`DELETE FROM object_findings`);
-      expect(await backfillObjectFindings(runner)).toBe(written.length);
+      expect(await backfillFindingsAndManagerIdentities(runner)).toBeGreaterThan(written.length);
     } finally {
       await runner.release();
     }
@@ -372,13 +371,14 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     }
     expect((await get('/v1/managers?limit=100')).body).toEqual({ items: indexed, nextCursor: null });
 
-    // The upgrade's backfill (migration ManagerIdentities) computes the same identities and counts from the stored states.
-    const rows = () => ds.query(`SELECT generation, manager, object_id, field_count, identities::text, identity_field_count FROM manager_objects ORDER BY generation, manager, object_id`);
+    // The upgrade's fill from the stored states (after migration ObjectFindings) computes the same rows: identities, counts, and rows missing.
+    const rows = () => ds.query(`SELECT generation, manager, object_id, cluster, kind, namespace, field_count, identities::text, identity_field_count FROM manager_objects ORDER BY generation, manager, object_id`);
     const written = await rows();
     const runner = ds.createQueryRunner();
     try {
-      await runner.query(`UPDATE manager_objects SET identities = '[]', identity_field_count = 0`);
-      expect(await backfillManagerIdentities(runner)).toBe(written.length);
+      await runner.query(`UPDATE manager_objects SET identities = NULL, identity_field_count = NULL, field_count = 0`);
+      await runner.query(`DELETE FROM manager_objects WHERE ctid IN (SELECT ctid FROM manager_objects LIMIT 2)`);
+      await backfillFindingsAndManagerIdentities(runner);
     } finally {
       await runner.release();
     }

@@ -1,6 +1,7 @@
 import { DataSource, MigrationExecutor } from 'typeorm';
 import type { DatabaseConfig } from '../../../config/src/index.js';
 import { migrations } from '../../../../migrations/index.js';
+import { runDerivedBackfills } from '../projections/derived-backfills.js';
 import { entities } from '../entities/index.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 
@@ -83,7 +84,11 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   }
 }
 
-/** Runs pending migrations; concurrent migrators wait for each other on an advisory lock. Returns their names. */
+/**
+ * Runs pending migrations, then the fills of derived rows from the stored states that have not run
+ * (`runDerivedBackfills`); concurrent migrators wait for each other on an advisory lock. Returns
+ * the names of the migrations run.
+ */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
@@ -93,6 +98,7 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
     const executor = new MigrationExecutor(dataSource, runner);
     executor.transaction = 'all';
     const done = await executor.executePendingMigrations();
+    await runDerivedBackfills(runner);
     return done.map((m) => m.name);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);

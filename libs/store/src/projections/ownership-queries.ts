@@ -50,6 +50,7 @@ import {
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { transitionFromRow, type TransitionRow } from './transition-row.js';
@@ -305,51 +306,41 @@ export class OwnershipQueries {
 
   /**
    * `GET /v1/objects/{id}/transitions`: newest first; the stored changes, then (oldest) the baseline
-   * of the object's first observation, rebuilt from its first version.
+   * of the object's first observation, rebuilt from its first version. One statement: whether the
+   * object is known, the page of stored transitions, and the first observation with its version.
    */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
-    await this.mustExist(objectId, at);
     const [atSeq, atTime] = atParams(at);
-    const rows: TransitionRow[] = await this.dataSource.query(
-      `${SELECT_TRANSITION}
-       WHERE t.generation = ${ACTIVE} AND t.object_id = $1
-         AND ($2::bigint IS NULL OR (t.seq, t.ordinal) < ($2::bigint, $3::integer))
-         AND ($4::bigint IS NULL OR t.seq <= $4::bigint) AND ($5::timestamptz IS NULL OR t.at <= $5::timestamptz)
-       ORDER BY t.seq DESC, t.ordinal DESC -- the columns (bigint), not the text aliases
-       LIMIT $6`,
+    // Prepared: the first observation's event is read from the partitioned log, which plans in several times the time it runs.
+    const [r] = await preparedQuery<{ known: boolean; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
+      this.dataSource,
+      'object-transitions',
+      `WITH page AS (
+         ${SELECT_TRANSITION}
+         WHERE t.generation = ${ACTIVE} AND t.object_id = $1
+           AND ($2::bigint IS NULL OR (t.seq, t.ordinal) < ($2::bigint, $3::integer))
+           AND ($4::bigint IS NULL OR t.seq <= $4::bigint) AND ($5::timestamptz IS NULL OR t.at <= $5::timestamptz)
+         ORDER BY t.seq DESC, t.ordinal DESC -- the columns (bigint), not the text aliases
+         LIMIT $6
+       )
+       SELECT EXISTS (SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1) AS known,
+              coalesce((SELECT json_agg(p ORDER BY p.seq::bigint DESC, p.ordinal DESC) FROM page p), '[]') AS rows,
+              (SELECT json_build_object('seq', s.first_seq::text, 'at', e.observed_at, 'source', e.source, 'fields', v.fields)
+               FROM ownership_states s
+               JOIN ownership_versions v ON v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq
+               JOIN events e ON e.object_id = s.object_id::bigint AND e.seq = s.first_seq
+               WHERE s.generation = ${ACTIVE} AND s.object_id = $1
+                 AND ($4::bigint IS NULL OR s.first_seq <= $4::bigint) AND ($5::timestamptz IS NULL OR e.observed_at <= $5::timestamptz)) AS first`,
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
+    if (!r!.known) throw objectNotFound(objectId, at);
     type Item = { transition: FieldTransition; seq: string; ordinal: number };
-    const items: Item[] = rows.map((r) => ({ transition: transitionFromRow(r), seq: r.seq, ordinal: r.ordinal }));
-    if (items.length <= limit) items.push(...(await this.baselineNewestFirst(objectId, before, atSeq, atTime)));
+    const items: Item[] = r!.rows.map((row) => ({ transition: transitionFromRow({ ...row, at: new Date(row.at) }), seq: row.seq, ordinal: row.ordinal }));
+    if (items.length <= limit && r!.first) items.push(...baselineNewestFirst(objectId, r!.first, before));
     const page = items.slice(0, limit);
     const last = page[page.length - 1];
     return { items: page.map((i) => i.transition), nextCursor: items.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
-  }
-
-  /** The baseline transitions of an object (its first observation), newest first, narrowed like stored ones. */
-  private async baselineNewestFirst(
-    objectId: string,
-    before: [string, number] | undefined,
-    atSeq: string | null,
-    atTime: string | null,
-  ): Promise<{ transition: FieldTransition; seq: string; ordinal: number }[]> {
-    const [first]: { seq: string; at: Date; source: ObservedEvent['source']; fields: EncodedOwnedFields }[] = await this.dataSource.query(
-      `SELECT s.first_seq::text AS seq, e.observed_at AS at, e.source, v.fields
-       FROM ownership_states s
-       JOIN ownership_versions v ON v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq
-       JOIN events e ON e.object_id = s.object_id::bigint AND e.seq = s.first_seq
-       WHERE s.generation = ${ACTIVE} AND s.object_id = $1
-         AND ($2::bigint IS NULL OR s.first_seq <= $2::bigint) AND ($3::timestamptz IS NULL OR e.observed_at <= $3::timestamptz)`,
-      [objectId, atSeq, atTime],
-    );
-    if (!first) return [];
-    const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(first.fields) }, { seq: first.seq, at: first.at.toISOString(), source: first.source });
-    return baseline
-      .map((transition, ordinal) => ({ transition, seq: first.seq, ordinal }))
-      .filter((i) => !before || BigInt(i.seq) < BigInt(before[0]) || (BigInt(i.seq) === BigInt(before[0]) && i.ordinal < before[1]))
-      .reverse();
   }
 
   /** Who may see objects is decided by what they are: cluster, group, resource, namespace, name by id (unknown ids left out). */
@@ -363,11 +354,6 @@ export class OwnershipQueries {
     return new Map(rows.map((r) => [r.id, { cluster: r.cluster, group: r.api_group, resource: r.resource, namespace: r.namespace, name: r.name }]));
   }
 
-  /** 404 for an object the projection does not know (the same words as every object read's, `at` included). */
-  private async mustExist(objectId: string, at?: AsOf): Promise<void> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1`, [objectId]);
-    if (rows.length === 0) throw objectNotFound(objectId, at);
-  }
 
   /**
    * `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there;
@@ -380,11 +366,12 @@ export class OwnershipQueries {
     const visible = inScopes('m.object_id', scopes, 4);
     // One pass over the index in (manager, object) order, stopping after the page's managers; rows repeat few identity lists.
     const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
-      `SELECT m.manager, count(*)::integer AS object_count, sum(m.identity_field_count)::integer AS field_count,
-              array_agg(DISTINCT m.identities::text) AS identities
+      // A row an earlier version's worker wrote during an upgrade has no identities: its paths count once each.
+      `SELECT m.manager, count(*)::integer AS object_count, sum(coalesce(m.identity_field_count, m.field_count))::integer AS field_count,
+              coalesce(array_agg(DISTINCT m.identities::text) FILTER (WHERE m.identities IS NOT NULL), '{}') AS identities
        FROM manager_objects m
-       WHERE m.generation = ${ACTIVE} AND ($1::text IS NULL OR m.manager > $1) AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
-       GROUP BY m.manager ORDER BY m.manager LIMIT $2`,
+       WHERE m.generation = ${ACTIVE} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
+       GROUP BY m.manager ORDER BY m.manager COLLATE "C" LIMIT $2`,
       [after ?? null, limit + 1, cluster ?? null, ...visible.params],
     );
     const items = rows.slice(0, limit).map((r) => ({
@@ -500,6 +487,23 @@ export class OwnershipQueries {
     for (const r of rows) states.push(await this.foldedState(r.object_id, at, resolve));
     return states;
   }
+}
+
+/** An object's first observation and its ownership version then, as the transitions statement reads them (`at` as JSON renders a time). */
+interface FirstObservation {
+  seq: string;
+  at: string;
+  source: ObservedEvent['source'];
+  fields: EncodedOwnedFields;
+}
+
+/** The baseline transitions of an object (its first observation), newest first, narrowed like stored ones by the cursor. */
+function baselineNewestFirst(objectId: string, first: FirstObservation, before: [string, number] | undefined): { transition: FieldTransition; seq: string; ordinal: number }[] {
+  const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(first.fields) }, { seq: first.seq, at: new Date(first.at).toISOString(), source: first.source });
+  return baseline
+    .map((transition, ordinal) => ({ transition, seq: first.seq, ordinal }))
+    .filter((i) => !before || BigInt(i.seq) < BigInt(before[0]) || (BigInt(i.seq) === BigInt(before[0]) && i.ordinal < before[1]))
+    .reverse();
 }
 
 /** `404 object-not-found`: the one answer for an object that does not exist, and for one the caller may not see. */

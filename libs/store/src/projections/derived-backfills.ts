@@ -1,0 +1,63 @@
+import type { QueryRunner } from 'typeorm';
+import { fieldFindings, managerIndexRows } from '../../../audit/src/index.js';
+import { managerObjectsRow } from './ownership-projection.store.js';
+import { forEachStoredStatePage } from './stored-state-pages.js';
+
+/**
+ * Fills of derived rows from the stored states, for databases that had states before the rows
+ * existed. Each runs once (recorded in `derived_backfills`), after the migrations, in the
+ * migrator's lock; the audit lib computes the rows (migrations run SQL only).
+ */
+const BACKFILLS: readonly { readonly name: string; readonly run: (q: QueryRunner) => Promise<void> }[] = [
+  { name: 'findings-and-manager-identities', run: async (q) => void (await backfillFindingsAndManagerIdentities(q)) },
+];
+
+/** Runs the fills not recorded yet, each in one transaction on `runner` (the migrator's connection). Returns their names. */
+export async function runDerivedBackfills(runner: QueryRunner): Promise<string[]> {
+  const done = new Set(((await runner.query(`SELECT name FROM derived_backfills`)) as { name: string }[]).map((r) => r.name));
+  const ran: string[] = [];
+  for (const b of BACKFILLS) {
+    if (done.has(b.name)) continue;
+    await runner.startTransaction();
+    try {
+      await b.run(runner);
+      await runner.query(`INSERT INTO derived_backfills (name) VALUES ($1)`, [b.name]);
+      await runner.commitTransaction();
+    } catch (e) {
+      await runner.rollbackTransaction();
+      throw e;
+    }
+    ran.push(b.name);
+  }
+  return ran;
+}
+
+/**
+ * Every stored state's findings (`object_findings`) and manager index rows with their identities
+ * (`manager_objects`, written over), in one pass over the states of every generation. Returns how
+ * many states it read.
+ */
+export async function backfillFindingsAndManagerIdentities(q: QueryRunner): Promise<number> {
+  let states = 0;
+  await forEachStoredStatePage(q, async (page) => {
+    states += page.length;
+    const findings = page
+      .map(({ generation, state }) => ({ generation, object_id: state.objectId, cluster: state.cluster, findings: fieldFindings(state) }))
+      .filter((r) => r.findings.length > 0);
+    const managers = page.flatMap(({ generation, state }) => managerIndexRows(state).map((m) => ({ generation, ...managerObjectsRow(state.objectId, state, m) })));
+    await q.query(
+      `WITH f AS (
+         INSERT INTO object_findings (generation, object_id, cluster, findings)
+         SELECT d.* FROM json_to_recordset($1::json) AS d(generation integer, object_id text, cluster text, findings json)
+         ON CONFLICT (generation, object_id) DO UPDATE SET findings = EXCLUDED.findings
+       )
+       INSERT INTO manager_objects (generation, manager, object_id, cluster, kind, namespace, field_count, identities, identity_field_count)
+       SELECT d.* FROM json_to_recordset($2::json) AS d(generation integer, manager text, object_id text, cluster text, kind text, namespace text,
+         field_count integer, identities json, identity_field_count integer)
+       ON CONFLICT (generation, manager, object_id) DO UPDATE
+         SET field_count = EXCLUDED.field_count, identities = EXCLUDED.identities, identity_field_count = EXCLUDED.identity_field_count`,
+      [JSON.stringify(findings), JSON.stringify(managers)],
+    );
+  });
+  return states;
+}
