@@ -1,4 +1,5 @@
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { Queryable } from './queryable.js';
 
 interface PgPool {
   query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
@@ -13,4 +14,12 @@ export async function preparedQuery<T>(dataSource: DataSource, name: string, tex
   const pool = (dataSource.driver as unknown as { master?: PgPool }).master;
   if (!pool) return dataSource.query(text, values as unknown[]) as Promise<T[]>;
   return (await pool.query({ name, text, values })).rows as T[];
+}
+
+/**
+ * `preparedQuery` where `q` is a data source (its pool); a query runner (a transaction's connection)
+ * runs the statement plainly, on its own connection.
+ */
+export async function preparedOrPlainQuery<T>(q: Queryable, name: string, text: string, values: readonly unknown[]): Promise<T[]> {
+  return q instanceof DataSource ? preparedQuery<T>(q, name, text, values) : (q.query(text, values as unknown[]) as Promise<T[]>);
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../database/queryable.js';
+import { preparedOrPlainQuery } from '../database/prepared-query.js';
 import { decodeBody, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
 import { START_POSITION, type EventPosition } from './event-position.js';
@@ -122,7 +123,10 @@ export class EventReader {
 
   /** Every event of one object by the store's object id, oldest first; up to `maxSeq` (inclusive) when given. */
   async objectHistory(objectId: string, maxSeq?: string): Promise<StoredEvent[]> {
-    const rows: Row[] = await this.dataSource.query(
+    // Prepared (through a data source): the partitioned log plans in several times the time this runs.
+    const rows = await preparedOrPlainQuery<Row>(
+      this.dataSource,
+      'object-history',
       `${SELECT_EVENT} WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint) ORDER BY e.seq`,
       [objectId, maxSeq ?? null],
     );

@@ -1,4 +1,5 @@
 import type { Queryable } from '../database/queryable.js';
+import { preparedOrPlainQuery } from '../database/prepared-query.js';
 import type { ObservedEvent } from '../../../audit/src/index.js';
 import { decodeBodyChain, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import { readBlobTexts } from './blob-texts.js';
@@ -32,7 +33,10 @@ export class ObservedEventLoader {
       else if (seq > r.max) r.max = seq;
     }
     const ids = [...range.keys()];
-    const rows: { object_id: string; seq: string; body_encoding: BodyEncoding; json: string }[] = await this.dataSource.query(
+    // Prepared (through a data source): the partitioned log plans in several times the time this runs.
+    const rows = await preparedOrPlainQuery<{ object_id: string; seq: string; body_encoding: BodyEncoding; json: string }>(
+      this.dataSource,
+      'event-bodies',
       `WITH wanted AS (
          SELECT w.object_id, w.min_seq, w.max_seq,
                 (SELECT max(s.seq) FROM events s WHERE s.object_id = w.object_id AND s.seq <= w.min_seq AND s.body_encoding = 'full') AS from_seq

@@ -279,7 +279,9 @@ export class OwnershipQueries {
     const [check]: {
       usable: boolean; fields: EncodedOwnedFields | null; baseline: EncodedOwnedFields | null;
       schema: SchemaUsed | null; cluster: string; api_group: string; api_version: string; kind: string;
-    }[] = await this.dataSource.query(
+    }[] = await preparedQuery(
+      this.dataSource,
+      'projected-history-check',
       `SELECT ${recordedSchemaSql('s')} AS schema, s.cluster, s.api_group, s.api_version, s.kind,
               s.last_seq >= $2::bigint AND s.first_seq = $4::bigint
               AND (SELECT count(*) FROM events e WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint) = $3
