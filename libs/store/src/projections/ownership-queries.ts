@@ -418,6 +418,7 @@ export class OwnershipQueries {
        CROSS JOIN LATERAL json_array_elements(f.findings) WITH ORDINALITY AS x(finding, ordinal)
        WHERE f.generation = ${ACTIVE} AND ($1::text IS NULL OR f.cluster = $1)
          AND ($2::text IS NULL OR (f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal) > ($2 COLLATE "C", $3 COLLATE "C", $4::bigint))
+         -- type and since as findings() filters them (its after(): a sequence or a time, inclusive; the time is whole milliseconds)
          AND ($5::text[] IS NULL OR x.finding->>'type' = ANY($5::text[]))
          AND ($6::numeric IS NULL OR (x.finding->'since'->>'seq')::numeric >= $6::numeric)
          AND ($7::timestamptz IS NULL OR (x.finding->'since'->>'at')::timestamptz >= $7::timestamptz)${visible.sql}

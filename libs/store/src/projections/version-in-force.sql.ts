@@ -35,6 +35,7 @@ export const VERSION_ANSWERS = `coalesce(t.prefix AND v.fields IS NOT NULL AND N
  * True when the manager (`manager`, a placeholder) owns a field in the stored owned fields
  * (`fields`, `encodeOwnedFields`' form): its owners are only those a field references, each an
  * array whose first value is the manager or (rows written before) an object with a `manager` key.
+ * The audit lib's `managerOwnsAField` says the same of decoded fields (the objects that fold use it).
  */
 export const ownsAFieldSql = (fields: string, manager: string): string =>
   `EXISTS (SELECT 1 FROM json_array_elements(${fields}->'owners') o WHERE (CASE json_typeof(o) WHEN 'array' THEN o->>0 ELSE o->>'manager' END) = ${manager}::text)`;
