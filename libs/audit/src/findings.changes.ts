@@ -19,7 +19,6 @@ export function findingsChange(before: ObjectOwnershipState | undefined, after: 
   if (before !== undefined && before.fields === after.fields && before.marks === after.marks && before.deleted === after.deleted) return null;
   const next = fieldFindings(after);
   const previous = before === undefined ? [] : fieldFindings(before);
-  if (next.length === 0 && previous.length === 0) return null;
   if (JSON.stringify(next) === JSON.stringify(previous)) return null;
   return { objectId: after.objectId, cluster: after.cluster, findings: next };
 }

@@ -8,14 +8,13 @@ import { forEachStoredStatePage } from './stored-state-pages.js';
  * existed. Each runs once (recorded in `derived_backfills`), after the migrations, in the
  * migrator's lock; the audit lib computes the rows (migrations run SQL only).
  */
-const BACKFILLS: readonly { readonly name: string; readonly run: (q: QueryRunner) => Promise<void> }[] = [
-  { name: 'findings-and-manager-identities', run: async (q) => void (await backfillFindingsAndManagerIdentities(q)) },
+const BACKFILLS: readonly { readonly name: string; readonly run: (q: QueryRunner) => Promise<unknown> }[] = [
+  { name: 'findings-and-manager-identities', run: backfillFindingsAndManagerIdentities },
 ];
 
-/** Runs the fills not recorded yet, each in one transaction on `runner` (the migrator's connection). Returns their names. */
-export async function runDerivedBackfills(runner: QueryRunner): Promise<string[]> {
+/** Runs the fills not recorded yet, each in one transaction on `runner` (the migrator's connection). */
+export async function runDerivedBackfills(runner: QueryRunner): Promise<void> {
   const done = new Set(((await runner.query(`SELECT name FROM derived_backfills`)) as { name: string }[]).map((r) => r.name));
-  const ran: string[] = [];
   for (const b of BACKFILLS) {
     if (done.has(b.name)) continue;
     await runner.startTransaction();
@@ -27,9 +26,7 @@ export async function runDerivedBackfills(runner: QueryRunner): Promise<string[]
       await runner.rollbackTransaction();
       throw e;
     }
-    ran.push(b.name);
   }
-  return ran;
 }
 
 /**

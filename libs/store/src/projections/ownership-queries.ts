@@ -356,7 +356,6 @@ export class OwnershipQueries {
     return new Map(rows.map((r) => [r.id, { cluster: r.cluster, group: r.api_group, resource: r.resource, namespace: r.namespace, name: r.name }]));
   }
 
-
   /**
    * `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there;
    * undefined: all), of one cluster or all. Now: the manager index's rows of a page of names, summed
@@ -411,7 +410,7 @@ export class OwnershipQueries {
     }
     const after = decodeCursor('stored-findings', cursor, isFindingKey);
     const visible = inScopes('f.object_id', scopes, 9);
-    const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
+    const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
       `SELECT f.object_id, f.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, x.ordinal::integer AS ordinal, x.finding
        FROM object_findings f
        JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
