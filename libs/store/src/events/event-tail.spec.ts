@@ -216,6 +216,8 @@ describe('EventTail', () => {
       }
       return real(p, l);
     };
+    // The event comes after the failed read (a read already in flight when the log was patched could deliver it first).
+    await until('the failed read', () => failed);
     log.append(2);
     await until('a to receive', () => a.keys.length === 2);
     expect(errors).toHaveLength(1);
