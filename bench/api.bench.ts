@@ -1,4 +1,4 @@
-// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--replay]
+// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--replay] [--long-history N]
 //
 // The ingest bench's synthetic stream (Deployments, ~2 KiB of managedFields, 70 % value changes
 // per round) is appended to a throw-away database with the real EventAppender (the queue is left
@@ -14,9 +14,21 @@
 // allowed to get Deployments everywhere) and prints each query's req/s as a ratio to the first.
 // `--replay`: after the projection, rebuild every projection from the log (`replay all`, what
 // `POST /v1/replays` runs) and print its rate and the minutes it takes per million events.
+// `--long-history N` (0, the default: off): after the data set, N more observations of one extra Deployment
+// are appended (N events: most change only an annotation the controller owns and the status, every
+// LONG_IMAGE_EVERY-th also the image) and two of another one (its image changes once); both are projected
+// with the rest and left out of the random picks. Then one api process answers `history` and `explain`
+// (the image path, as above) and `fields` (.spec.replicas) on each of the two, from ONE client,
+// LONG_REQUESTS sequential requests per query and object (after a warm-up; the 2-event object's, then the
+// N-event one's: alternating them, the long answers' garbage is collected during the short ones), and
+// prints p50/p99/max and api CPU per request of each and the ratios: whether the answer's time grows
+// with the object's history.
 // BENCH_QUERIES=fields,explain runs only those queries. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each api process there.
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import { parseArgs } from 'node:util';
+import type { DataSource } from 'typeorm';
+import type { Observation } from '../libs/common/src/index.js';
+import { deploymentObservation } from '../libs/testing/src/observation.factory.js';
 import { loadConfig } from '../libs/config/src/index.js';
 import type { AsOf } from '../libs/audit/src/index.js';
 import { createDataSource, OwnershipQueries } from '../libs/store/src/index.js';
@@ -33,6 +45,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '5000' },
     auth: { type: 'string', default: 'none' },
     replay: { type: 'boolean', default: false },
+    'long-history': { type: 'string', default: '0' },
   },
 });
 if (args.auth !== 'none' && args.auth !== 'both') throw new Error(`--auth must be none or both, not ${args.auth}`);
@@ -40,6 +53,12 @@ const OBJECTS = Number(args.objects);
 const ROUNDS = Number(args.rounds);
 const CLIENTS = Number(args.clients);
 const REQUESTS = Number(args.requests);
+const LONG_HISTORY = Number(args['long-history']);
+if (!Number.isInteger(LONG_HISTORY) || LONG_HISTORY < 0 || LONG_HISTORY === 1) throw new Error(`--long-history must be 0 (off) or a whole number of events over 1, not ${args['long-history']}`);
+/** The long-history object changes its image every this many events (the others change an annotation and the status). */
+const LONG_IMAGE_EVERY = 50;
+/** Sequential requests per query and object of the long-history comparison. */
+const LONG_REQUESTS = 300;
 /** Every tenth object has a finding (its applier and the HPA co-own `.spec.replicas`), so `findings` lists some. */
 const FINDING_EVERY = 10;
 /** Which queries run with one client (decided by the first api process measured). */
@@ -67,6 +86,10 @@ async function main(): Promise<void> {
         lastLog = performance.now();
         log(`appended ${observations} of ${OBJECTS * (ROUNDS + 1)} observations`);
       }
+    }
+    if (LONG_HISTORY > 0) {
+      for (const chunk of longHistoryStream()) await appender.append(chunk);
+      observations += LONG_HISTORY + 2;
     }
     const events = Number((await ds.query(`SELECT count(*) AS n FROM events`))[0].n);
     const appendS = (performance.now() - t) / 1000;
@@ -113,7 +136,10 @@ async function main(): Promise<void> {
     await ds.query(`VACUUM (ANALYZE) ownership_states, ownership_versions, field_transitions, manager_objects, object_findings, events, blobs, objects`);
     log(`vacuumed and analyzed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-    const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states ORDER BY object_id`)).map((r: { object_id: string }) => r.object_id);
+    // The long-history objects are measured apart: left out of the random picks.
+    const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states WHERE uid <> ALL($1) ORDER BY object_id`, [[LONG_UID, SHORT_UID]])).map(
+      (r: { object_id: string }) => r.object_id,
+    );
     const seqs: { min: string; max: string }[] = await ds.query(`SELECT min(seq)::text AS min, max(seq)::text AS max FROM events`);
     const [minSeq, maxSeq] = [Number(seqs[0]!.min), Number(seqs[0]!.max)];
     const random = seededRandom(42);
@@ -146,6 +172,7 @@ async function main(): Promise<void> {
 
     const rates = new Map<string, number>();
     await measureApi(ctx, 'AUTH_MODE=none', {}, {}, queries, rates);
+    if (LONG_HISTORY > 0) await measureLongHistory(ctx, ds);
     if (args.auth === 'both') {
       const kube = await KubectlSandbox.start();
       try {
@@ -179,6 +206,110 @@ async function main(): Promise<void> {
   } finally {
     await ds.destroy();
     await ctx.dispose();
+  }
+}
+
+/** The long-history objects: one with LONG_HISTORY events, one with two (outside the stream's uids). */
+const LONG_UID = '00000000-0000-4000-9000-000000000001';
+const SHORT_UID = '00000000-0000-4000-9000-000000000002';
+
+/**
+ * The long-history observations, after every round of the data set (resource versions and times
+ * after its last): the N-event object's changes are mostly an annotation the controller owns
+ * (`deployment.kubernetes.io/revision`) and the status (which alone is not a tracked change), every
+ * LONG_IMAGE_EVERY-th also the image; the 2-event object changes its image once.
+ */
+function* longHistoryStream(): Generator<Observation[]> {
+  const rvBase = (ROUNDS + 1) * OBJECTS;
+  const startMs = Date.UTC(2026, 10, 21, 10, ROUNDS + 1);
+  const at = (i: number) => new Date(startMs + i * 1000).toISOString();
+  const observe = (uid: string, name: string, i: number, rv: number, image: string, revision: number): Observation => {
+    const o = deploymentObservation({
+      cluster: 'bench', uid, name, namespace: 'ns-long', resourceVersion: String(rv), type: i === 0 ? 'ADDED' : 'MODIFIED',
+      replicas: 3, image, time: at(i), observedAt: at(i),
+      status: { replicas: 3, readyReplicas: 1 + (i % 3), availableReplicas: 1 + (i % 3), updatedReplicas: 3, observedGeneration: 3 + revision },
+    });
+    const metadata = o.object.metadata as unknown as { annotations: Record<string, string> };
+    metadata.annotations = { ...metadata.annotations, 'deployment.kubernetes.io/revision': String(revision) };
+    return o;
+  };
+  let out: Observation[] = [];
+  for (let i = 0; i < LONG_HISTORY; i++) {
+    out.push(observe(LONG_UID, 'long-history', i, rvBase + 2 * i + 1, `registry.example.com/long:1.${Math.floor(i / LONG_IMAGE_EVERY)}`, 3 + i));
+    // The 2-event object's two observations among the first ones (one append, its objects' rows written alike).
+    if (i < 2) out.push(observe(SHORT_UID, 'short-history', i, rvBase + 2 * i + 2, `registry.example.com/short:1.${i}`, 3 + i));
+    if (out.length >= 500) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
+}
+
+/**
+ * The long-history comparison: one api process; `history`, `explain` (the image path) and `fields`
+ * (.spec.replicas) on the 2-event and the N-event object, ONE client, LONG_REQUESTS sequential
+ * requests per query and object after a warm-up, one object after the other. Prints p50/p99/max
+ * and api CPU per request of each and the N-event ÷ 2-event ratios.
+ */
+async function measureLongHistory(ctx: TestContext, ds: DataSource): Promise<void> {
+  const rows: { uid: string; object_id: string; events: string }[] = await ds.query(
+    `SELECT s.uid, s.object_id, (SELECT count(*) FROM events e WHERE e.object_id = s.object_id::bigint)::text AS events
+     FROM ownership_states s WHERE s.uid = ANY($1)`,
+    [[LONG_UID, SHORT_UID]],
+  );
+  const of = (uid: string) => rows.find((r) => r.uid === uid) ?? (() => { throw new Error(`no projected object with uid ${uid}`); })();
+  const [short, long] = [of(SHORT_UID), of(LONG_UID)];
+  const image = encodeURIComponent('.spec.template.spec.containers[name="app"].image');
+  const queries: Record<string, (id: string) => string> = {
+    history: (id) => `/v1/objects/${id}/fields/history?path=${image}`,
+    explain: (id) => `/v1/objects/${id}/explain?path=${image}`,
+    fields: (id) => `/v1/objects/${id}/fields?path=.spec.replicas`,
+  };
+  const port = await freePort();
+  const api = spawnRole(ctx, 'api', { PORT: String(port), API_RATE_LIMIT: '0' }, { stdout: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor('the api', async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 60_000, 200);
+    const get = async (path: string): Promise<{ ms: number; body: unknown }> => {
+      const s = performance.now();
+      const res = await fetch(url + path);
+      const text = await res.text();
+      const ms = performance.now() - s;
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 200)}`);
+      return { ms, body: JSON.parse(text) };
+    };
+    // What the N-event object's answers hold (a check that the bench asks what it means to).
+    const h = (await get(queries['history']!(long.object_id))).body as { values: unknown[]; transitions: unknown[] };
+    const x = (await get(queries['explain']!(long.object_id))).body as { cause: string };
+    log(`long history: object ${long.object_id} has ${long.events} events (its image history: ${h.values.length} values, ${h.transitions.length} transitions; explain: ${x.cause}); object ${short.object_id} has ${short.events}`);
+    console.log(`\nlong history, ONE client, ${LONG_REQUESTS} sequential requests per query and object (the 2-event object's, then the other's): ${short.events}-event object vs ${long.events}-event object; ${machine()}`);
+    console.log(`| query | p50 ms (${short.events} ev) | p99 ms (${short.events} ev) | max ms (${short.events} ev) | p50 ms (${long.events} ev) | p99 ms (${long.events} ev) | max ms (${long.events} ev) | p50 ratio | p99 ratio | api CPU ms per request (${short.events} ev) | api CPU ms per request (${long.events} ev) |`);
+    console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+    for (const [name, path] of Object.entries(queries)) {
+      for (let i = 0; i < 20; i++) {
+        await get(path(short.object_id));
+        await get(path(long.object_id));
+      }
+      // One object after the other: alternating them, the long answers' garbage is collected during the short ones.
+      const block = async (id: string): Promise<{ ms: number[]; cpuMs: number }> => {
+        const ms: number[] = [];
+        const cpuBefore = cpuSeconds(api.pid!);
+        for (let i = 0; i < LONG_REQUESTS; i++) ms.push((await get(path(id))).ms);
+        return { ms: ms.sort((p, q) => p - q), cpuMs: ((cpuSeconds(api.pid!) - cpuBefore) * 1000) / LONG_REQUESTS };
+      };
+      const { ms: a, cpuMs: cpuA } = await block(short.object_id);
+      const { ms: b, cpuMs: cpuB } = await block(long.object_id);
+      const f = (xs: number[], p: number) => pct(xs, p).toFixed(1);
+      const max = (xs: number[]) => xs[xs.length - 1]!.toFixed(1);
+      console.log(
+        `| ${name} | ${f(a, 0.5)} | ${f(a, 0.99)} | ${max(a)} | ${f(b, 0.5)} | ${f(b, 0.99)} | ${max(b)} | ` +
+          `${(pct(b, 0.5) / pct(a, 0.5)).toFixed(1)} | ${(pct(b, 0.99) / pct(a, 0.99)).toFixed(1)} | ${cpuA.toFixed(1)} | ${cpuB.toFixed(1)} |`,
+      );
+    }
+    console.log(`api process: peak RSS ${peakRssMiB(api.pid!)} MiB`);
+  } finally {
+    await stopProcess(api);
   }
 }
 
