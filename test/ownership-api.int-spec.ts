@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { stringify as toYaml } from 'yaml';
 import { createDataSource } from '../libs/store/src/index.js';
-import { backfillFindingsAndManagerIdentities } from '../libs/store/src/projections/derived-backfills.js';
+import { backfillFindingsAndManagerIdentities, backfillFindingsVersions } from '../libs/store/src/projections/derived-backfills.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
@@ -360,6 +360,61 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     expect(await rows()).toEqual(written);
   });
 
+  it('lists the findings as of every sequence from their versions as folding every object gives them', async () => {
+    const seqs: string[] = (await ds.query(`SELECT seq::text AS seq FROM events ORDER BY seq`)).map((r: { seq: string }) => r.seq);
+    const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
+    const list = async (query: string) => {
+      const page = await get(`/v1/findings?limit=500${query}`);
+      expect([query, page.status, page.body.nextCursor]).toEqual([query, 200, null]);
+      return page.body.items;
+    };
+    const types = [...new Set((await list('')).map((f: { type: string }) => f.type))];
+    const queries = (seq: string) => [`&at=${seq}`, `&at=${seq}&type=${types[0]}`, `&at=${seq}&cluster=prod`];
+    const fromVersions = new Map<string, unknown[]>();
+    for (const seq of seqs) for (const query of queries(seq)) fromVersions.set(query, await list(query));
+    const paged = await everyPage('/v1/findings', `&at=${max}`);
+    // Findings came and went: the answers differ along the log.
+    expect(new Set([...fromVersions.values()].map((v) => JSON.stringify(v))).size).toBeGreaterThan(2);
+
+    // The same lists folded from every object's events: versions are kept only from after the last sequence.
+    const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
+    await ds.query(`INSERT INTO findings_versions_start (generation, seq) VALUES ($1, $2)`, [active, String(BigInt(max) + 1n)]);
+    try {
+      for (const seq of seqs) for (const query of queries(seq)) expect([query, await list(query)]).toEqual([query, fromVersions.get(query)]);
+      expect(await everyPage('/v1/findings', `&at=${max}`)).toEqual(paged);
+    } finally {
+      await ds.query(`DELETE FROM findings_versions_start WHERE generation = $1`, [active]);
+    }
+
+    // The upgrade's fill (after migration FindingsVersions): versions from each object's newest event, complete from the newest one.
+    const rows = () => ds.query(`SELECT * FROM findings_versions ORDER BY generation, object_id, seq`);
+    const written = await rows();
+    try {
+      await ds.query(`DELETE FROM findings_versions`);
+      const runner = ds.createQueryRunner();
+      try {
+        await backfillFindingsVersions(runner);
+      } finally {
+        await runner.release();
+      }
+      const [start] = await ds.query(`SELECT seq::text AS seq FROM findings_versions_start WHERE generation = $1`, [active]);
+      const [{ newest }] = await ds.query(`SELECT max(last_seq)::text AS newest FROM ownership_states WHERE generation = $1`, [active]);
+      expect(start.seq).toBe(newest);
+      expect(await list(`&at=${newest}`)).toEqual(await list(''));
+      // Before it, the list folds (the answer as before the upgrade).
+      const earlier = seqs.filter((x) => BigInt(x) < BigInt(newest)).at(-1)!;
+      expect(await list(`&at=${earlier}`)).toEqual(fromVersions.get(`&at=${earlier}`));
+    } finally {
+      await ds.query(`DELETE FROM findings_versions_start`);
+      await ds.query(`DELETE FROM findings_versions`);
+      await ds.query(
+        `INSERT INTO findings_versions SELECT * FROM json_populate_recordset(NULL::findings_versions, $1::json)`,
+        [JSON.stringify(written)],
+      );
+    }
+    expect(await rows()).toEqual(written);
+  });
+
   it('lists managers from the manager index as folding every object gives them: page by page, by cluster', async () => {
     const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
     const pages = (query: string) => everyPage('/v1/managers', query);
@@ -482,6 +537,9 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       ),
       managers: await ds.query(`SELECT manager, object_id, field_count FROM manager_objects WHERE generation = (SELECT active FROM projection_generations) ORDER BY manager, object_id`),
       findings: await ds.query(`SELECT object_id, cluster, findings::text FROM object_findings WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id`),
+      findingsVersions: await ds.query(
+        `SELECT object_id, seq::text, until_seq::text, cluster, findings::text FROM findings_versions WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id, seq`,
+      ),
     });
     const active = async () => Number((await ds.query(`SELECT active FROM projection_generations`))[0].active);
     const before = await snapshot();

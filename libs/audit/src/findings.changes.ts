@@ -12,13 +12,42 @@ export interface FindingsChange {
 }
 
 /**
- * The findings of an object that went from `before` to `after`: `null` when they stay the same
- * (its owned fields, marks and deletion the same objects, or findings equal as JSON), else all of them.
+ * The findings of an object from the event `seq` on, until its next findings version (what
+ * `GET /v1/findings?at=<seq>` reads); empty when the object has none from then on.
  */
-export function findingsChange(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): FindingsChange | null {
-  if (before !== undefined && before.fields === after.fields && before.marks === after.marks && before.deleted === after.deleted) return null;
-  const next = fieldFindings(after);
-  const previous = before === undefined ? [] : fieldFindings(before);
-  if (JSON.stringify(next) === JSON.stringify(previous)) return null;
-  return { objectId: after.objectId, cluster: after.cluster, findings: next };
+export interface FindingsVersion extends FindingsChange {
+  readonly seq: string;
+}
+
+/**
+ * Follows the findings of a batch's objects event by event: a version wherever they change, and for
+ * the stored list, each object's findings after the batch. An event that leaves the owned fields,
+ * marks and deletion as the same objects cannot change them; otherwise they are compared as JSON.
+ */
+export class FindingsTimeline {
+  /** Each object's findings after the last event stepped (computed only once some event could change them). */
+  private readonly current = new Map<string, readonly FieldFinding[]>();
+  private readonly changed = new Map<string, FindingsChange>();
+  readonly versions: FindingsVersion[] = [];
+
+  /** One event took the object from `before` (`undefined`: its first) to `after`. */
+  step(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): void {
+    if (before === after) return;
+    if (before !== undefined && before.fields === after.fields && before.marks === after.marks && before.deleted === after.deleted) return;
+    const previous = this.current.get(after.objectId) ?? (before === undefined ? [] : fieldFindings(before));
+    const next = fieldFindings(after);
+    if (JSON.stringify(next) === JSON.stringify(previous)) {
+      this.current.set(after.objectId, previous);
+      return;
+    }
+    this.current.set(after.objectId, next);
+    const change = { objectId: after.objectId, cluster: after.cluster, findings: next };
+    this.changed.set(after.objectId, change);
+    this.versions.push({ ...change, seq: after.lastSeq });
+  }
+
+  /** The objects whose findings changed in the batch, each with all of its findings after it. */
+  changes(): FindingsChange[] {
+    return [...this.changed.values()];
+  }
 }

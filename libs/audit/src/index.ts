@@ -114,7 +114,7 @@ export {
   type ObjectFilter,
 } from './objects.read-model.js';
 export { findings, fieldFindings, FINDING_TYPES, type FieldFinding, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
-export { findingsChange, type FindingsChange } from './findings.changes.js';
+export { FindingsTimeline, type FindingsChange, type FindingsVersion } from './findings.changes.js';
 
 // Use cases
 export {

@@ -2,7 +2,7 @@ import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { transitionsToStore } from './baseline-transitions.js';
 import { managerIndexChange, type ManagerIndexChange } from './manager-index.changes.js';
-import { findingsChange, type FindingsChange } from './findings.changes.js';
+import { FindingsTimeline, type FindingsChange, type FindingsVersion } from './findings.changes.js';
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, seqString, sortEvents } from './seq.util.js';
@@ -19,6 +19,8 @@ export interface ProjectedBatch {
   readonly managerIndex: readonly ManagerIndexChange[];
   /** The stored findings of the objects whose findings changed (most writes change none). */
   readonly findings: readonly FindingsChange[];
+  /** Every change of an object's findings, in event order (what `at=` reads). */
+  readonly findingsVersions: readonly FindingsVersion[];
   /** The highest sequence of the batch: every event up to it is fully applied once this batch is saved. */
   readonly checkpoint: string | null;
   /**
@@ -71,6 +73,7 @@ export class ProjectEventsUseCase {
     const states = new Map<string, ObjectOwnershipState>();
     const transitions: FieldTransition[] = [];
     const versions: OwnershipVersion[] = [];
+    const findings = new FindingsTimeline();
     let applied = 0;
     let checkpoint: string | null = null;
     for (const e of events) {
@@ -81,15 +84,15 @@ export class ProjectEventsUseCase {
       transitions.push(...transitionsToStore(before, r));
       const version = ownershipVersionOf(before, r.state);
       if (version) versions.push(version);
+      findings.step(before, r.state);
       if (r.applied) applied++;
       const seq = seqString(e.seq);
       if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
     const managerIndex = changed.map((s) => managerIndexChange(loaded.get(s.objectId), s)).filter((c): c is ManagerIndexChange => c !== null);
-    const findings = changed.map((s) => findingsChange(loaded.get(s.objectId), s)).filter((c): c is FindingsChange => c !== null);
     const foldedFrom = new Map(changed.map((s) => [s.objectId, loaded.get(s.objectId)?.lastSeq ?? null]));
-    await this.store.save({ states: changed, transitions, versions, managerIndex, findings, checkpoint, foldedFrom });
+    await this.store.save({ states: changed, transitions, versions, managerIndex, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

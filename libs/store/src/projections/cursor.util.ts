@@ -22,6 +22,16 @@ export function decodeCursor<T>(list: string, cursor: string | undefined, valid:
   throw new StoreQueryError('invalid-cursor', 'cursor must be a nextCursor returned by this list', 'cursor');
 }
 
+/** True when `cursor` is a cursor of `list` (whatever its value): a list answered in two ways can tell which way gave it. */
+export function isCursorOf(list: string, cursor: string | undefined): boolean {
+  if (cursor === undefined || cursor === '') return false;
+  try {
+    return (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { l?: unknown }).l === list;
+  } catch {
+    return false;
+  }
+}
+
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isOffset = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 

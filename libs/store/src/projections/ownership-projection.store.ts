@@ -1,6 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
   encodeOwnedFields,
+  type FindingsVersion,
   type ManagerIndexRow,
   type ObjectOwnershipState,
   type OwnershipProjectionStore,
@@ -98,7 +99,8 @@ const DELETE_OBJECTS_ROWS = `
 WITH t AS (DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])),
      v AS (DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])),
      m AS (DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])),
-     f AS (DELETE FROM object_findings WHERE generation = $1 AND object_id = ANY($2::text[]))
+     f AS (DELETE FROM object_findings WHERE generation = $1 AND object_id = ANY($2::text[])),
+     fv AS (DELETE FROM findings_versions WHERE generation = $1 AND object_id = ANY($2::text[]))
 DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`;
 
 /**
@@ -106,7 +108,8 @@ DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[
  * written over the stored one it was folded from (`folded_from`, its `last_seq`) or inserted where
  * it was folded from none; the manager index rows that changed (the managers gone deleted, the
  * others written over); new transitions and versions; the findings of the objects whose findings
- * changed (written over, or deleted where none are left). Returns how many states were written: fewer
+ * changed (written over, or deleted where none are left), and their findings versions (the one in
+ * force ended where a new one starts). Returns how many states were written: fewer
  * means another writer got there first (the caller rolls the whole batch back). The parts touch
  * different rows, so one statement's snapshot serves them all.
  */
@@ -153,6 +156,15 @@ WITH r AS (
   INSERT INTO object_findings (generation, object_id, cluster, findings)
   SELECT $1, d.* FROM json_to_recordset($8::json) AS d(object_id text, cluster text, findings json)
   ON CONFLICT (generation, object_id) DO UPDATE SET findings = EXCLUDED.findings
+), findings_closed AS (
+  -- An object's version in force ends at its first new version (findings gone included)
+  UPDATE findings_versions v SET until_seq = d.seq
+  FROM (SELECT object_id, min(seq) AS seq FROM json_to_recordset($9::json) AS d(object_id text, seq bigint) GROUP BY object_id) d
+  WHERE v.generation = $1 AND v.object_id = d.object_id AND v.until_seq IS NULL AND v.seq < d.seq
+), findings_versions AS (
+  INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
+  SELECT $1, d.* FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json)
+  ON CONFLICT (generation, object_id, seq) DO NOTHING
 )
 SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`;
 
@@ -162,6 +174,23 @@ export function managerObjectsRow(objectId: string, where: { cluster: string; ki
     manager: r.manager, object_id: objectId, cluster: where.cluster, kind: where.kind, namespace: where.namespace, field_count: r.fieldCount,
     identities: r.identities.map((i) => [i.operation, i.apiVersion, i.subresource]), identity_field_count: r.identityFieldCount,
   };
+}
+
+/**
+ * The batch's findings versions as rows: where each starts (every one, empty ones included: they end
+ * the one before), and the non-empty ones, each ending at the object's next version in the batch.
+ */
+function findingsVersionRows(versions: readonly FindingsVersion[]) {
+  const starts = versions.map((v) => ({ object_id: v.objectId, seq: v.seq }));
+  const rows = [];
+  // Walked backwards: each object's next version is the last one seen.
+  const next = new Map<string, string>();
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const v = versions[i]!;
+    if (v.findings.length > 0) rows.push({ object_id: v.objectId, seq: v.seq, until_seq: next.get(v.objectId) ?? null, cluster: v.cluster, findings: v.findings });
+    next.set(v.objectId, v.seq);
+  }
+  return { starts, rows: rows.reverse() };
 }
 
 async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBatch, schemaIds: ReadonlyMap<string, number>): Promise<number> {
@@ -181,9 +210,10 @@ async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBa
   const versions = batch.versions.map((v: OwnershipVersion) => ({ object_id: v.objectId, seq: v.seq, deleted: v.deleted, fold_required: v.foldRequired, fields: encodeOwnedFields(v.fields) }));
   const findingsGone = batch.findings.filter((c) => c.findings.length === 0).map((c) => ({ object_id: c.objectId }));
   const findings = batch.findings.filter((c) => c.findings.length > 0).map((c) => ({ object_id: c.objectId, cluster: c.cluster, findings: c.findings }));
+  const findingsVersions = findingsVersionRows(batch.findingsVersions);
   const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
     generation, rowsParam(states), rowsParam(managersGone), rowsParam(managers), rowsParam(transitions), rowsParam(versions),
-    rowsParam(findingsGone), rowsParam(findings),
+    rowsParam(findingsGone), rowsParam(findings), rowsParam(findingsVersions.starts), rowsParam(findingsVersions.rows),
   ]);
   return rows[0]!.n;
 }

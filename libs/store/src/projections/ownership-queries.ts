@@ -54,7 +54,7 @@ import { preparedQuery } from '../database/prepared-query.js';
 import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { transitionFromRow, type TransitionRow } from './transition-row.js';
-import { decodeCursor, encodeCursor, isString, pageOf, type Page } from './cursor.util.js';
+import { decodeCursor, encodeCursor, isCursorOf, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 import { recordedSchemaSql } from './schema-choices.js';
@@ -86,6 +86,9 @@ function identitiesOf(lists: readonly string[]): ManagerIdentity[] {
   }
   return [...byKey.values()];
 }
+
+/** The list tag of the findings folded as of a moment (an offset into the whole list). */
+const FOLDED_FINDINGS = 'findings';
 
 /** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
 const isFindingKey = (v: unknown): v is [string, string, number] =>
@@ -398,24 +401,57 @@ export class OwnershipQueries {
   }
 
   /**
-   * `GET /v1/findings`: now, the findings the projection stored per object, read in the list's order
-   * (cluster, object id, then as stored) a page at a time; as of `at`, over every object's state
-   * folded then. Of one cluster or all.
+   * `GET /v1/findings`: the findings the projection stored per object, read in the list's order
+   * (cluster, object id, then as stored) a page at a time: now, or as of a sequence from their
+   * versions (`findingsVersionsAnswer`); as of a time, or a sequence the versions cannot answer,
+   * over every object's state folded then. Of one cluster or all.
    */
   async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, at, cluster } = filter;
-    if (at) {
-      const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
-      return pageOf('findings', findings(await this.statesAt(at, cluster ? { cluster } : {}, scopes), options), cursor, limit);
+    if (!at) return this.storedFindings(filter, null, cursor, limit, scopes);
+    // A list begun by folding goes on folding.
+    if (at.kind === 'seq' && !isCursorOf(FOLDED_FINDINGS, cursor) && (await this.findingsVersionsAnswer(at.seq))) {
+      return this.storedFindings(filter, at.seq, cursor, limit, scopes);
     }
-    const after = decodeCursor('stored-findings', cursor, isFindingKey);
-    const visible = inScopes('f.object_id', scopes, 9);
+    const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
+    return pageOf(FOLDED_FINDINGS, findings(await this.statesAt(at, cluster ? { cluster } : {}, scopes), options), cursor, limit);
+  }
+
+  /**
+   * True when the findings versions hold every object's findings as of `seq`: the active generation
+   * keeps them from `seq` or before, and every event up to `seq` is projected (none after the
+   * projection's checkpoint).
+   */
+  private async findingsVersionsAnswer(seq: string): Promise<boolean> {
+    const [row]: { answers: boolean }[] = await preparedQuery(
+      this.dataSource,
+      'findings-versions-answer',
+      `SELECT coalesce((SELECT v.seq FROM findings_versions_start v WHERE v.generation = ${ACTIVE}), 0) <= $1::bigint
+              AND NOT EXISTS (
+                SELECT 1 FROM events e
+                WHERE e.seq <= $1::bigint
+                  AND (e.xid, e.seq) > coalesce((SELECT (c.last_xid, c.last_seq) FROM projection_checkpoints c WHERE c.projection = 'ownership@' || ${ACTIVE}), ('0'::xid8, 0::bigint))
+              ) AS answers`,
+      [seq],
+    );
+    return row?.answers === true;
+  }
+
+  /** The findings stored now (`at` null: `object_findings`), or as of the sequence `at` (`findings_versions`), a page in the list's order. */
+  private async storedFindings(filter: FindingsFilter, at: string | null, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
+    const { types, since, cluster } = filter;
+    const list = at === null ? 'stored-findings' : 'findings-versions';
+    const after = decodeCursor(list, cursor, isFindingKey);
+    // The moment is the ninth placeholder where there is one; the access scopes come after.
+    const visible = inScopes('f.object_id', scopes, at === null ? 9 : 10);
+    const source = at === null ? 'object_findings f' : 'findings_versions f';
+    const inForce = at === null ? '' : 'AND f.seq <= $9::bigint AND (f.until_seq IS NULL OR f.until_seq > $9::bigint)';
     const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
       `SELECT f.object_id, f.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, x.ordinal::integer AS ordinal, x.finding
-       FROM object_findings f
+       FROM ${source}
        JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
        CROSS JOIN LATERAL json_array_elements(f.findings) WITH ORDINALITY AS x(finding, ordinal)
-       WHERE f.generation = ${ACTIVE} AND ($1::text IS NULL OR f.cluster = $1)
+       WHERE f.generation = ${ACTIVE} ${inForce} AND ($1::text IS NULL OR f.cluster = $1)
          AND ($2::text IS NULL OR (f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal) > ($2 COLLATE "C", $3 COLLATE "C", $4::bigint))
          -- type and since as findings() filters them (its after(): a sequence or a time, inclusive; the time is whole milliseconds)
          AND ($5::text[] IS NULL OR x.finding->>'type' = ANY($5::text[]))
@@ -424,14 +460,14 @@ export class OwnershipQueries {
        ORDER BY f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal
        LIMIT $8`,
       [cluster ?? null, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, types && types.length > 0 ? types : null,
-        since?.kind === 'seq' ? since.seq : null, since?.kind === 'time' ? new Date(since.ms).toISOString() : null, limit + 1, ...visible.params],
+        since?.kind === 'seq' ? since.seq : null, since?.kind === 'time' ? new Date(since.ms).toISOString() : null, limit + 1, ...(at === null ? [] : [at]), ...visible.params],
     );
     const items = rows.slice(0, limit).map((r) => ({
       objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name,
       ...r.finding,
     }));
     const last = rows[limit - 1];
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor('stored-findings', [last.cluster, last.object_id, last.ordinal]) : null };
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor(list, [last.cluster, last.object_id, last.ordinal]) : null };
   }
 
   /** Every place tracked objects live (cluster, group, resource, namespace), for access checks of aggregates. */

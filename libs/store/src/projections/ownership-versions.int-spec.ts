@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import {
   evolveObjectOwnership,
   explainField,
+  fieldFindings,
   fieldHistory,
   fieldOwners,
   foldObjectOwnership,
@@ -94,6 +95,17 @@ describe('ownership versions and stored transitions: reads without folding (real
         if (fromVersions && at.kind === 'seq') expect(await readSnapshotFromVersions(ds, objectId, at)).toEqual(snapshot);
         // Owner reads are functions of the snapshot: the equality above implies theirs; checked too at each event's sequence.
         if (at.kind === 'time') continue;
+        // Once projected that far, the findings version in force then holds the fold's findings (what `GET /v1/findings?at=` lists).
+        const [projected] = await ds.query(`SELECT last_seq >= $2::bigint AS yes FROM ownership_states WHERE object_id = $1`, [objectId, at.seq]);
+        if (fromVersions) expect(projected?.yes).toBe(true);
+        if (projected?.yes) {
+          const inForce: { findings: unknown }[] = await ds.query(
+            `SELECT findings FROM findings_versions WHERE object_id = $1 AND seq <= $2::bigint AND (until_seq IS NULL OR until_seq > $2::bigint)`,
+            [objectId, at.seq],
+          );
+          expect(inForce.length).toBeLessThanOrEqual(1);
+          expect(inForce[0]?.findings ?? []).toEqual(fieldFindings(reference));
+        }
         expect(ownershipTree(snapshot)).toEqual(ownershipTree(reference));
         for (const p of pathsOf(reference)) expect(fieldOwners(snapshot, p)).toEqual(fieldOwners(reference, p));
       }
