@@ -165,11 +165,10 @@ export function findings(states: Iterable<ObjectOwnershipState>, options: Findin
       out.push({ ...obj, ...f });
     }
   }
-  return out.sort(
-    (a, b) =>
-      compareStrings(a.cluster, b.cluster) ||
-      compareStrings(a.objectId, b.objectId) ||
-      compareStrings(a.fieldsV1Path, b.fieldsV1Path) ||
-      compareStrings(a.type, b.type),
-  );
+  return out.sort(compareFindings);
+}
+
+/** The list's order: cluster, object id, field, type (what `findings` sorts by). */
+export function compareFindings(a: Finding, b: Finding): number {
+  return compareStrings(a.cluster, b.cluster) || compareStrings(a.objectId, b.objectId) || compareStrings(a.fieldsV1Path, b.fieldsV1Path) || compareStrings(a.type, b.type);
 }

@@ -96,6 +96,7 @@ export {
 export { explainField, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
 export {
   managerIndex,
+  ManagerTotals,
   sortedIdentities,
   managerFields,
   type ManagerSummary,
@@ -113,7 +114,7 @@ export {
   type ObjectListItem,
   type ObjectFilter,
 } from './objects.read-model.js';
-export { findings, fieldFindings, FINDING_TYPES, type FieldFinding, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
+export { findings, compareFindings, fieldFindings, FINDING_TYPES, type FieldFinding, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
 export { FindingsTimeline, type FindingsChange, type FindingsVersion } from './findings.changes.js';
 
 // Use cases

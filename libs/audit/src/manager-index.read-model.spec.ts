@@ -1,6 +1,6 @@
-import { managerFields, managerIndex } from './manager-index.read-model.js';
-import { foldObjectOwnership } from './object-ownership.projection.js';
-import { caseEvents } from './testing/conformance-events.js';
+import { ManagerTotals, managerFields, managerIndex } from './manager-index.read-model.js';
+import { evolveObjectOwnership, foldObjectOwnership, type ObjectOwnershipState } from './object-ownership.projection.js';
+import { caseEvents, caseNames } from './testing/conformance-events.js';
 
 function stateOf(name: string) {
   const { events, resolver } = caseEvents(name);
@@ -29,5 +29,28 @@ describe('managerIndex and managerFields', () => {
     expect(managerFields([d, b], 'kubectl', { kind: 'Deployment', namespace: 'default', cluster: 'test' })).toHaveLength(1);
     expect(managerFields([d, b], 'nobody')).toEqual([]);
     expect(managerIndex([{ ...d, deleted: true }])).toEqual([]);
+  });
+});
+
+describe('ManagerTotals', () => {
+  it('sums the states one by one into what managerIndex lists, objects left out (every recorded case, at every event)', () => {
+    const states: ObjectOwnershipState[] = [];
+    for (const name of caseNames()) {
+      const { events, resolver } = caseEvents(name);
+      let state: ObjectOwnershipState | undefined;
+      for (const e of events) {
+        state = evolveObjectOwnership(state, e, resolver).state;
+        states.push(state);
+      }
+      // And the object deleted: it counts for nobody.
+      const last = events.at(-1);
+      if (last) states.push(evolveObjectOwnership(state, { ...last, seq: '999999', watchType: 'DELETED' }, resolver).state);
+    }
+    const totals = new ManagerTotals();
+    for (const s of states) totals.add(s);
+    const expected = managerIndex(states).map(({ objects: _o, ...m }) => m);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(states.some((s) => s.deleted)).toBe(true);
+    expect(totals.summaries()).toEqual(expected);
   });
 });

@@ -2,7 +2,7 @@ import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
 import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectRef } from './objects.read-model.js';
-import { identityKey, type ManagerIdentity } from './manager-index.changes.js';
+import { identityKey, managerIndexRows, type ManagerIdentity } from './manager-index.changes.js';
 
 /** One field a manager owns. */
 export interface ManagedFieldView {
@@ -80,6 +80,32 @@ export function managerIndex(states: Iterable<ObjectOwnershipState>): ManagerSum
       const identities = sortedIdentities(m.ids.values());
       return { manager, identities, objectCount: objects.length, fieldCount: objects.reduce((n, o) => n + o.fields.length, 0), objects };
     });
+}
+
+/**
+ * `GET /v1/managers` without the objects, summed state by state from each one's index rows (what the
+ * stored `manager_objects` rows give): only the sums are kept, so the states can be let go as they
+ * come. `summaries()` equals `managerIndex` over the same states, objects left out.
+ */
+export class ManagerTotals {
+  private readonly byManager = new Map<string, { ids: Map<string, ManagerIdentity>; objectCount: number; fieldCount: number }>();
+
+  add(s: ObjectOwnershipState): void {
+    if (s.deleted) return;
+    for (const r of managerIndexRows(s)) {
+      let m = this.byManager.get(r.manager);
+      if (!m) this.byManager.set(r.manager, (m = { ids: new Map(), objectCount: 0, fieldCount: 0 }));
+      m.objectCount++;
+      m.fieldCount += r.identityFieldCount;
+      for (const i of r.identities) if (!m.ids.has(identityKey(i))) m.ids.set(identityKey(i), i);
+    }
+  }
+
+  summaries(): Omit<ManagerSummary, 'objects'>[] {
+    return [...this.byManager.entries()]
+      .sort(([a], [b]) => compareStrings(a, b))
+      .map(([manager, m]) => ({ manager, identities: sortedIdentities(m.ids.values()), objectCount: m.objectCount, fieldCount: m.fieldCount }));
+  }
 }
 
 /** `GET /v1/managers/{name}/fields?cluster&kind&namespace`: what `manager` owns, where. */

@@ -8,10 +8,11 @@ import {
   fieldHistory,
   fieldHistoryOfProjected,
   fieldOwners,
+  compareFindings,
   findings,
   foldObjectOwnership,
   managerFields,
-  managerIndex,
+  ManagerTotals,
   sortedIdentities,
   identityKey,
   type ManagerIdentity,
@@ -365,7 +366,11 @@ export class OwnershipQueries {
    * and merged in SQL; as of `at`: every object's state folded then.
    */
   async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
-    if (at) return pageOf('managers', managerIndex(await this.statesAt(at, cluster ? { cluster } : {}, scopes)).map(({ objects: _o, ...m }) => m), cursor, limit);
+    if (at) {
+      const totals = new ManagerTotals();
+      await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => totals.add(s));
+      return pageOf('managers', totals.summaries(), cursor, limit);
+    }
     const after = decodeCursor('managers', cursor, isString);
     const visible = inScopes('m.object_id', scopes, 4);
     // One pass over the index in (manager, object) order, stopping after the page's managers; rows repeat few identity lists.
@@ -390,7 +395,7 @@ export class OwnershipQueries {
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
   async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerObjectFields>> {
     const states = at
-      ? await this.statesAt(at, filter, scopes)
+      ? await this.statesAt(at, filter, scopes, (s) => managerFields([s], name, filter).length > 0)
       : await this.statesWhere(
           `EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $1)
            AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)`,
@@ -414,7 +419,9 @@ export class OwnershipQueries {
       return this.storedFindings(filter, at.seq, cursor, limit, scopes);
     }
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
-    return pageOf(FOLDED_FINDINGS, findings(await this.statesAt(at, cluster ? { cluster } : {}, scopes), options), cursor, limit);
+    const all: Finding[] = [];
+    await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => all.push(...findings([s], options)));
+    return pageOf(FOLDED_FINDINGS, all.sort(compareFindings), cursor, limit);
   }
 
   /**
@@ -508,8 +515,21 @@ export class OwnershipQueries {
     return rows.map(stateFromRow);
   }
 
-  /** Every object's state as of `at`, folded from its events (costly: one fold per object seen by then). */
-  private async statesAt(at: AsOf, filter: ManagerFieldsFilter, scopes?: readonly AccessScope[]): Promise<ObjectOwnershipState[]> {
+  /** The states as of `at` that `keep` keeps, folded from their events (see `forEachStateAt`). */
+  private async statesAt(at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, keep: (s: ObjectOwnershipState) => boolean): Promise<ObjectOwnershipState[]> {
+    const kept: ObjectOwnershipState[] = [];
+    await this.forEachStateAt(at, filter, scopes, (s) => {
+      if (keep(s)) kept.push(s);
+    });
+    return kept;
+  }
+
+  /**
+   * Every object's state as of `at`, folded from its events, one after another in object id order
+   * (costly: one fold per object seen by then). Each is handed to `each` and not kept: a caller that
+   * keeps only what it sums holds one object's events at a time, whatever the number of objects.
+   */
+  private async forEachStateAt(at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void): Promise<void> {
     const [atSeq, atTime] = atParams(at);
     const visible = inScopes('object_id', scopes, 6);
     const rows: { object_id: string }[] = await this.dataSource.query(
@@ -521,9 +541,7 @@ export class OwnershipQueries {
     );
     // One schema for the whole answer, however long its folds take.
     const resolve = await this.schemaResolver();
-    const states: ObjectOwnershipState[] = [];
-    for (const r of rows) states.push(await this.foldedState(r.object_id, at, resolve));
-    return states;
+    for (const r of rows) each(await this.foldedState(r.object_id, at, resolve));
   }
 }
 
