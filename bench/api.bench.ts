@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     log(`${Math.ceil(OBJECTS / FINDING_EVERY)} objects have a finding (their applier co-owns .spec.replicas with the HPA)`);
     // Steady state for the queries: autovacuum would otherwise visit the freshly written tables during the first ones.
     t = performance.now();
-    await ds.query(`VACUUM (ANALYZE) ownership_states, ownership_versions, field_transitions, manager_objects, object_findings, findings_versions, events, blobs, objects`);
+    await ds.query(`VACUUM (ANALYZE) ownership_states, ownership_versions, field_transitions, manager_objects, object_findings, findings_versions, manager_objects_versions, events, blobs, objects`);
     log(`vacuumed and analyzed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
     // The long-history objects are measured apart: left out of the random picks.
@@ -163,6 +163,7 @@ async function main(): Promise<void> {
       'objects manager=': () => `/v1/objects?manager=horizontal-pod-autoscaler&namespace=ns-${Math.floor(random() * 50)}&limit=100`,
       'objects manager= at=time': () => `/v1/objects?manager=horizontal-pod-autoscaler&namespace=ns-${Math.floor(random() * 50)}&limit=100&at=${laterTime()}`,
       managers: () => `/v1/managers`,
+      'managers at=seq': () => `/v1/managers?at=${laterSeq()}`,
       'managers at=time': () => `/v1/managers?at=${laterTime()}`,
       findings: () => `/v1/findings?limit=100`,
       'findings at=seq': () => `/v1/findings?limit=100&at=${laterSeq()}`,

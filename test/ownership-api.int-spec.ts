@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { stringify as toYaml } from 'yaml';
 import { createDataSource } from '../libs/store/src/index.js';
-import { backfillFindingsAndManagerIdentities, backfillFindingsVersions } from '../libs/store/src/projections/derived-backfills.js';
+import { backfillFindingsAndManagerIdentities, backfillDerivedVersions } from '../libs/store/src/projections/derived-backfills.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
@@ -51,6 +51,37 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       cursor = page.body.nextCursor ?? '';
     } while (cursor);
     return items;
+  };
+
+  /** One page of `list` (all of it: at most 500 items), for `query`. */
+  const wholeList = async (list: string, query: string) => {
+    const page = await get(`${list}?limit=500${query}`);
+    expect([list, query, page.status, page.body.nextCursor]).toEqual([list, query, 200, null]);
+    return page.body.items;
+  };
+
+  /**
+   * `list` as of every sequence of the log, for each of `queries(seq)`: answered from the versions,
+   * then the same folded from every object's events (versions kept only from after the last
+   * sequence), which must give the same; also page by page at the last. Returns the answers.
+   */
+  const versionsAnswerAsTheFold = async (list: string, queries: (seq: string) => string[]) => {
+    const seqs: string[] = (await ds.query(`SELECT seq::text AS seq FROM events ORDER BY seq`)).map((r: { seq: string }) => r.seq);
+    const max = seqs.at(-1)!;
+    const fromVersions = new Map<string, unknown[]>();
+    for (const seq of seqs) for (const query of queries(seq)) fromVersions.set(query, await wholeList(list, query));
+    const paged = await everyPage(list, `&at=${max}`);
+    // The answers differ along the log.
+    expect(new Set([...fromVersions.values()].map((v) => JSON.stringify(v))).size).toBeGreaterThan(2);
+    const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
+    await ds.query(`INSERT INTO derived_versions_start (generation, seq) VALUES ($1, $2)`, [active, String(BigInt(max) + 1n)]);
+    try {
+      for (const seq of seqs) for (const query of queries(seq)) expect([query, await wholeList(list, query)]).toEqual([query, fromVersions.get(query)]);
+      expect(await everyPage(list, `&at=${max}`)).toEqual(paged);
+    } finally {
+      await ds.query(`DELETE FROM derived_versions_start WHERE generation = $1`, [active]);
+    }
+    return { seqs, fromVersions, active };
   };
 
   /** Waits until every stored event is folded into the active generation's projections. */
@@ -361,58 +392,58 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
   });
 
   it('lists the findings as of every sequence from their versions as folding every object gives them', async () => {
-    const seqs: string[] = (await ds.query(`SELECT seq::text AS seq FROM events ORDER BY seq`)).map((r: { seq: string }) => r.seq);
-    const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
-    const list = async (query: string) => {
-      const page = await get(`/v1/findings?limit=500${query}`);
-      expect([query, page.status, page.body.nextCursor]).toEqual([query, 200, null]);
-      return page.body.items;
-    };
+    const list = (query: string) => wholeList('/v1/findings', query);
     const types = [...new Set((await list('')).map((f: { type: string }) => f.type))];
-    const queries = (seq: string) => [`&at=${seq}`, `&at=${seq}&type=${types[0]}`, `&at=${seq}&cluster=prod`];
-    const fromVersions = new Map<string, unknown[]>();
-    for (const seq of seqs) for (const query of queries(seq)) fromVersions.set(query, await list(query));
-    const paged = await everyPage('/v1/findings', `&at=${max}`);
-    // Findings came and went: the answers differ along the log.
-    expect(new Set([...fromVersions.values()].map((v) => JSON.stringify(v))).size).toBeGreaterThan(2);
+    const { seqs, fromVersions, active } = await versionsAnswerAsTheFold('/v1/findings', (seq) => [`&at=${seq}`, `&at=${seq}&type=${types[0]}`, `&at=${seq}&cluster=prod`]);
 
-    // The same lists folded from every object's events: versions are kept only from after the last sequence.
-    const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
-    await ds.query(`INSERT INTO findings_versions_start (generation, seq) VALUES ($1, $2)`, [active, String(BigInt(max) + 1n)]);
-    try {
-      for (const seq of seqs) for (const query of queries(seq)) expect([query, await list(query)]).toEqual([query, fromVersions.get(query)]);
-      expect(await everyPage('/v1/findings', `&at=${max}`)).toEqual(paged);
-    } finally {
-      await ds.query(`DELETE FROM findings_versions_start WHERE generation = $1`, [active]);
-    }
-
-    // The upgrade's fill (after migration FindingsVersions): versions from each object's newest event, complete from the newest one.
-    const rows = () => ds.query(`SELECT * FROM findings_versions ORDER BY generation, object_id, seq`);
+    // The upgrade's fill (after migration DerivedVersions): versions from each object's newest event, complete from the newest one.
+    const rows = async () => ({
+      findings: await ds.query(`SELECT * FROM findings_versions ORDER BY generation, object_id, seq`),
+      managers: await ds.query(`SELECT * FROM manager_objects_versions ORDER BY generation, object_id, manager, seq`),
+    });
     const written = await rows();
+    // The rows in force: the fill writes those the projection wrote (from their objects' newest events instead of where they began).
+    const inForce = async () => ({
+      findings: await ds.query(`SELECT generation, object_id, cluster, findings::text FROM findings_versions WHERE until_seq IS NULL ORDER BY 1, 2`),
+      managers: await ds.query(
+        `SELECT generation, object_id, manager, cluster, field_count, identities::text, identity_field_count FROM manager_objects_versions WHERE until_seq IS NULL ORDER BY 1, 2, 3`,
+      ),
+    });
+    let filled: Awaited<ReturnType<typeof inForce>> | undefined;
     try {
       await ds.query(`DELETE FROM findings_versions`);
+      await ds.query(`DELETE FROM manager_objects_versions`);
       const runner = ds.createQueryRunner();
       try {
-        await backfillFindingsVersions(runner);
+        await backfillDerivedVersions(runner);
       } finally {
         await runner.release();
       }
-      const [start] = await ds.query(`SELECT seq::text AS seq FROM findings_versions_start WHERE generation = $1`, [active]);
+      filled = await inForce();
+      expect(filled.findings.length).toBeGreaterThan(0);
+      const [start] = await ds.query(`SELECT seq::text AS seq FROM derived_versions_start WHERE generation = $1`, [active]);
       const [{ newest }] = await ds.query(`SELECT max(last_seq)::text AS newest FROM ownership_states WHERE generation = $1`, [active]);
       expect(start.seq).toBe(newest);
       expect(await list(`&at=${newest}`)).toEqual(await list(''));
+      expect((await get(`/v1/managers?limit=500&at=${newest}`)).body).toEqual((await get('/v1/managers?limit=500')).body);
       // Before it, the list folds (the answer as before the upgrade).
       const earlier = seqs.filter((x) => BigInt(x) < BigInt(newest)).at(-1)!;
       expect(await list(`&at=${earlier}`)).toEqual(fromVersions.get(`&at=${earlier}`));
     } finally {
-      await ds.query(`DELETE FROM findings_versions_start`);
+      await ds.query(`DELETE FROM derived_versions_start`);
       await ds.query(`DELETE FROM findings_versions`);
-      await ds.query(
-        `INSERT INTO findings_versions SELECT * FROM json_populate_recordset(NULL::findings_versions, $1::json)`,
-        [JSON.stringify(written)],
-      );
+      await ds.query(`DELETE FROM manager_objects_versions`);
+      await ds.query(`INSERT INTO findings_versions SELECT * FROM json_populate_recordset(NULL::findings_versions, $1::json)`, [JSON.stringify(written.findings)]);
+      await ds.query(`INSERT INTO manager_objects_versions SELECT * FROM json_populate_recordset(NULL::manager_objects_versions, $1::json)`, [JSON.stringify(written.managers)]);
     }
     expect(await rows()).toEqual(written);
+    expect(await inForce()).toEqual(filled);
+  });
+
+  it('lists the managers as of every sequence from the index versions as folding every object gives them', async () => {
+    await versionsAnswerAsTheFold('/v1/managers', (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`]);
+    const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
+    expect(await everyPage('/v1/managers', `&at=${max}`)).toEqual(await everyPage('/v1/managers', ''));
   });
 
   it('lists managers from the manager index as folding every object gives them: page by page, by cluster', async () => {
@@ -539,6 +570,10 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       findings: await ds.query(`SELECT object_id, cluster, findings::text FROM object_findings WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id`),
       findingsVersions: await ds.query(
         `SELECT object_id, seq::text, until_seq::text, cluster, findings::text FROM findings_versions WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id, seq`,
+      ),
+      managerVersions: await ds.query(
+        `SELECT object_id, manager, seq::text, until_seq::text, cluster, field_count, identities::text, identity_field_count
+         FROM manager_objects_versions WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id, manager, seq`,
       ),
     });
     const active = async () => Number((await ds.query(`SELECT active FROM projection_generations`))[0].active);

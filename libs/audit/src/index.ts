@@ -61,7 +61,16 @@ export {
 } from './object-ownership.projection.js';
 
 export { decideAppend, nextTip, type AppendDecision, type ObjectTip, type ObservationDigest } from './append-decision.js';
-export { identityKey, managerIndexChange, managerIndexRows, type ManagerIdentity, type ManagerIndexChange, type ManagerIndexRow } from './manager-index.changes.js';
+export {
+  identityKey,
+  managerIndexChange,
+  managerIndexRows,
+  ManagerIndexTimeline,
+  type ManagerIdentity,
+  type ManagerIndexChange,
+  type ManagerIndexRow,
+  type ManagerIndexVersion,
+} from './manager-index.changes.js';
 export { baselineTransitions, transitionsToStore, type BaselineEvent } from './baseline-transitions.js';
 export { ownershipVersionOf, ownershipSnapshotOf, snapshotFromVersion, type OwnershipVersion, type OwnershipSnapshot } from './ownership-version.js';
 

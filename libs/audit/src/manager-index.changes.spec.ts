@@ -1,5 +1,5 @@
-import { managerIndexChange, managerIndexRows, type ManagerIndexRow } from './manager-index.changes.js';
-import { evolveObjectOwnership, foldObjectOwnership } from './object-ownership.projection.js';
+import { ManagerIndexTimeline, managerIndexChange, managerIndexRows, type ManagerIndexRow, type ManagerIndexVersion } from './manager-index.changes.js';
+import { evolveObjectOwnership, foldObjectOwnership, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { managerIndex, sortedIdentities } from './manager-index.read-model.js';
 import { compareStrings } from '../../ssa-engine/src/index.js';
 import { caseEvents, caseNames } from './testing/conformance-events.js';
@@ -52,5 +52,51 @@ describe('managerIndexChange', () => {
     expect(managerIndexChange(first, again)).toBeNull();
     const deleted = evolveObjectOwnership(first, { ...events[0]!, seq: '999999', watchType: 'DELETED' }, resolver).state;
     expect(managerIndexChange(first, deleted)).toMatchObject({ upserts: [], removed: managerIndexRows(first).map((r) => r.manager) });
+  });
+});
+
+describe('ManagerIndexTimeline', () => {
+  /** The states after every event of a recorded case, and the object deleted at the end. */
+  function statesOf(name: string): ObjectOwnershipState[] {
+    const { events, resolver } = caseEvents(name);
+    const out: ObjectOwnershipState[] = [];
+    let state: ObjectOwnershipState | undefined;
+    for (const e of events) out.push((state = evolveObjectOwnership(state, e, resolver).state));
+    const last = events.at(-1);
+    if (last) out.push(evolveObjectOwnership(state, { ...last, seq: '999999', watchType: 'DELETED' }, resolver).state);
+    return out;
+  }
+  /** The versions, stepped as batches cut after `cuts` (each batch a timeline of its own, as the projection runs them). */
+  function versionsOf(states: readonly ObjectOwnershipState[], cuts: ReadonlySet<number> = new Set()): ManagerIndexVersion[] {
+    const out: ManagerIndexVersion[] = [];
+    let timeline = new ManagerIndexTimeline();
+    states.forEach((s, i) => {
+      timeline.step(states[i - 1], s);
+      if (!cuts.has(i)) return;
+      out.push(...timeline.versions);
+      timeline = new ManagerIndexTimeline();
+    });
+    return [...out, ...timeline.versions];
+  }
+
+  it.each(caseNames())('%s: the rows in force after every event are the rows of the state then', (name) => {
+    const states = statesOf(name);
+    const versions = versionsOf(states);
+    const rows = new Map<string, ManagerIndexRow>();
+    let next = 0;
+    for (const s of states) {
+      for (; next < versions.length && versions[next]!.seq === s.lastSeq; next++) {
+        for (const m of versions[next]!.removed) rows.delete(m);
+        for (const r of versions[next]!.upserts) rows.set(r.manager, r);
+      }
+      expect(rows).toEqual(new Map(managerIndexRows(s).map((r) => [r.manager, r])));
+    }
+    expect(next).toBe(versions.length);
+  });
+
+  it.each(caseNames())('%s: cut into batches anywhere, the versions are the same', (name) => {
+    const states = statesOf(name);
+    const whole = versionsOf(states);
+    for (let cut = 0; cut < states.length - 1; cut++) expect(versionsOf(states, new Set([cut]))).toEqual(whole);
   });
 });

@@ -66,11 +66,40 @@ const sameRow = (a: ManagerIndexRow, b: ManagerIndexRow | undefined): boolean =>
  */
 export function managerIndexChange(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): ManagerIndexChange | null {
   if (before !== undefined && before.fields === after.fields) return null;
-  const rows = managerIndexRows(after);
-  const stored = new Map((before === undefined ? [] : managerIndexRows(before)).map((r) => [r.manager, r]));
-  const upserts = rows.filter((r) => !sameRow(r, stored.get(r.manager)));
+  return rowsChange(after, before === undefined ? [] : managerIndexRows(before), managerIndexRows(after));
+}
+
+/** The change from the rows `stored` to `rows` (of the object `after`); `null` when none. */
+function rowsChange(after: ObjectOwnershipState, stored: readonly ManagerIndexRow[], rows: readonly ManagerIndexRow[]): ManagerIndexChange | null {
+  const byManager = new Map(stored.map((r) => [r.manager, r]));
+  const upserts = rows.filter((r) => !sameRow(r, byManager.get(r.manager)));
   const kept = new Set(rows.map((r) => r.manager));
-  const removed = [...stored.keys()].filter((m) => !kept.has(m));
+  const removed = [...byManager.keys()].filter((m) => !kept.has(m));
   if (upserts.length === 0 && removed.length === 0) return null;
   return { objectId: after.objectId, cluster: after.cluster, kind: after.kind, namespace: after.namespace, upserts, removed };
+}
+
+/** A change of an object's index rows at the event `seq`: the rows in force from then on (what `GET /v1/managers?at=` sums). */
+export interface ManagerIndexVersion extends ManagerIndexChange {
+  readonly seq: string;
+}
+
+/**
+ * Follows the index rows of a batch's objects event by event: a version wherever they change
+ * (`managerIndexChange` from one event to the next). Each object's rows are computed once per
+ * event that changes its owned fields.
+ */
+export class ManagerIndexTimeline {
+  private readonly rows = new Map<string, readonly ManagerIndexRow[]>();
+  readonly versions: ManagerIndexVersion[] = [];
+
+  /** One event took the object from `before` (`undefined`: its first) to `after`. */
+  step(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): void {
+    if (before !== undefined && before.fields === after.fields) return;
+    const stored = this.rows.get(after.objectId) ?? (before === undefined ? [] : managerIndexRows(before));
+    const rows = managerIndexRows(after);
+    this.rows.set(after.objectId, rows);
+    const change = rowsChange(after, stored, rows);
+    if (change) this.versions.push({ ...change, seq: after.lastSeq });
+  }
 }

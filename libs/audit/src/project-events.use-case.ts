@@ -1,7 +1,7 @@
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { transitionsToStore } from './baseline-transitions.js';
-import { managerIndexChange, type ManagerIndexChange } from './manager-index.changes.js';
+import { managerIndexChange, ManagerIndexTimeline, type ManagerIndexChange, type ManagerIndexVersion } from './manager-index.changes.js';
 import { FindingsTimeline, type FindingsChange, type FindingsVersion } from './findings.changes.js';
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
@@ -17,6 +17,8 @@ export interface ProjectedBatch {
   readonly versions: readonly OwnershipVersion[];
   /** The per-manager index rows of the objects whose counts changed (most writes change none). */
   readonly managerIndex: readonly ManagerIndexChange[];
+  /** Every change of an object's index rows, in event order (what `at=` reads). */
+  readonly managerIndexVersions: readonly ManagerIndexVersion[];
   /** The stored findings of the objects whose findings changed (most writes change none). */
   readonly findings: readonly FindingsChange[];
   /** Every change of an object's findings, in event order (what `at=` reads). */
@@ -74,6 +76,7 @@ export class ProjectEventsUseCase {
     const transitions: FieldTransition[] = [];
     const versions: OwnershipVersion[] = [];
     const findings = new FindingsTimeline();
+    const managers = new ManagerIndexTimeline();
     let applied = 0;
     let checkpoint: string | null = null;
     for (const e of events) {
@@ -85,6 +88,7 @@ export class ProjectEventsUseCase {
       const version = ownershipVersionOf(before, r.state);
       if (version) versions.push(version);
       findings.step(before, r.state);
+      managers.step(before, r.state);
       if (r.applied) applied++;
       const seq = seqString(e.seq);
       if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
@@ -92,7 +96,7 @@ export class ProjectEventsUseCase {
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
     const managerIndex = changed.map((s) => managerIndexChange(loaded.get(s.objectId), s)).filter((c): c is ManagerIndexChange => c !== null);
     const foldedFrom = new Map(changed.map((s) => [s.objectId, loaded.get(s.objectId)?.lastSeq ?? null]));
-    await this.store.save({ states: changed, transitions, versions, managerIndex, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom });
+    await this.store.save({ states: changed, transitions, versions, managerIndex, managerIndexVersions: managers.versions, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

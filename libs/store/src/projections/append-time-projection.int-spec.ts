@@ -34,6 +34,10 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     managers: await ds.query(`SELECT manager, object_id, cluster, kind, namespace, field_count FROM manager_objects WHERE generation = $1 ORDER BY manager, object_id`, [generation]),
     findings: await ds.query(`SELECT object_id, cluster, findings::text FROM object_findings WHERE generation = $1 ORDER BY object_id`, [generation]),
     findingsVersions: await ds.query(`SELECT object_id, seq, until_seq, cluster, findings::text FROM findings_versions WHERE generation = $1 ORDER BY object_id, seq`, [generation]),
+    managerVersions: await ds.query(
+      `SELECT object_id, manager, seq, until_seq, cluster, field_count, identities::text, identity_field_count FROM manager_objects_versions WHERE generation = $1 ORDER BY object_id, manager, seq`,
+      [generation],
+    ),
   });
   const active = async (): Promise<number> => (await ds.query(`SELECT active FROM projection_generations`))[0].active;
   const stateXmins = async () => ds.query(`SELECT object_id, xmin::text AS xmin FROM ownership_states ORDER BY object_id`);
@@ -138,7 +142,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     const store = new PostgresOwnershipProjectionStore(ds, generation, null);
     const state = (await store.load([id])).get(id)!;
     const before = await projection(generation);
-    const batch = { states: [state], transitions: [], versions: [], managerIndex: [], findings: [], findingsVersions: [], checkpoint: null };
+    const batch = { states: [state], transitions: [], versions: [], managerIndex: [], managerIndexVersions: [], findings: [], findingsVersions: [], checkpoint: null };
     await expect(store.save({ ...batch, foldedFrom: new Map([[id, '1']]) })).rejects.toBeInstanceOf(ProjectionConflictError);
     await expect(store.save({ ...batch, foldedFrom: new Map([[id, null]]) })).rejects.toBeInstanceOf(ProjectionConflictError);
     expect(await projection(generation)).toEqual(before);

@@ -10,7 +10,7 @@ import { forEachStoredStatePage } from './stored-state-pages.js';
  */
 const BACKFILLS: readonly { readonly name: string; readonly run: (q: QueryRunner) => Promise<unknown> }[] = [
   { name: 'findings-and-manager-identities', run: backfillFindingsAndManagerIdentities },
-  { name: 'findings-versions', run: backfillFindingsVersions },
+  { name: 'derived-versions', run: backfillDerivedVersions },
 ];
 
 /** Runs the fills not recorded yet, each in one transaction on `runner` (the migrator's connection). */
@@ -61,17 +61,25 @@ export async function backfillFindingsAndManagerIdentities(q: QueryRunner): Prom
 }
 
 /**
- * The findings versions of a database that had states before they were kept: each object's stored
- * findings as a version from its newest event on, and per generation the sequence from which its
- * versions are complete (its newest projected event; `at=` before it still folds). After
- * `backfillFindingsAndManagerIdentities`, which may have just filled the stored findings.
+ * The versions of a database that had states before they were kept: each object's stored findings
+ * and manager index rows as versions from its newest event on, and per generation the sequence
+ * from which its versions are complete (its newest projected event; `at=` before it still folds).
+ * After `backfillFindingsAndManagerIdentities`, which may have just filled the stored rows.
  */
-export async function backfillFindingsVersions(q: QueryRunner): Promise<void> {
+export async function backfillDerivedVersions(q: QueryRunner): Promise<void> {
   await q.query(
     `INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
      SELECT f.generation, f.object_id, s.last_seq, NULL, f.cluster, f.findings
      FROM object_findings f JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
      ON CONFLICT (generation, object_id, seq) DO NOTHING`,
   );
-  await q.query(`INSERT INTO findings_versions_start (generation, seq) SELECT generation, max(last_seq) FROM ownership_states GROUP BY generation ON CONFLICT DO NOTHING`);
+  // Every row has its identities once the fill before this one has run (the condition keeps the versions' column NOT NULL).
+  await q.query(
+    `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
+     SELECT m.generation, m.object_id, m.manager, s.last_seq, NULL, m.cluster, m.field_count, m.identities, m.identity_field_count
+     FROM manager_objects m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
+     WHERE m.identities IS NOT NULL
+     ON CONFLICT (generation, object_id, manager, seq) DO NOTHING`,
+  );
+  await q.query(`INSERT INTO derived_versions_start (generation, seq) SELECT generation, max(last_seq) FROM ownership_states GROUP BY generation ON CONFLICT DO NOTHING`);
 }

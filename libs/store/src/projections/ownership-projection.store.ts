@@ -3,6 +3,7 @@ import {
   encodeOwnedFields,
   type FindingsVersion,
   type ManagerIndexRow,
+  type ManagerIndexVersion,
   type ObjectOwnershipState,
   type OwnershipProjectionStore,
   type OwnershipVersion,
@@ -100,7 +101,8 @@ WITH t AS (DELETE FROM field_transitions WHERE generation = $1 AND object_id = A
      v AS (DELETE FROM ownership_versions WHERE generation = $1 AND object_id = ANY($2::text[])),
      m AS (DELETE FROM manager_objects WHERE generation = $1 AND object_id = ANY($2::text[])),
      f AS (DELETE FROM object_findings WHERE generation = $1 AND object_id = ANY($2::text[])),
-     fv AS (DELETE FROM findings_versions WHERE generation = $1 AND object_id = ANY($2::text[]))
+     fv AS (DELETE FROM findings_versions WHERE generation = $1 AND object_id = ANY($2::text[])),
+     mv AS (DELETE FROM manager_objects_versions WHERE generation = $1 AND object_id = ANY($2::text[]))
 DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[])`;
 
 /**
@@ -108,7 +110,7 @@ DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[
  * written over the stored one it was folded from (`folded_from`, its `last_seq`) or inserted where
  * it was folded from none; the manager index rows that changed (the managers gone deleted, the
  * others written over); new transitions and versions; the findings of the objects whose findings
- * changed (written over, or deleted where none are left), and their findings versions (the one in
+ * changed (written over, or deleted where none are left), and the versions of both (the one in
  * force ended where a new one starts). Returns how many states were written: fewer
  * means another writer got there first (the caller rolls the whole batch back). The parts touch
  * different rows, so one statement's snapshot serves them all.
@@ -165,6 +167,16 @@ WITH r AS (
   INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
   SELECT $1, d.* FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json)
   ON CONFLICT (generation, object_id, seq) DO NOTHING
+), managers_closed AS (
+  -- Each (object, manager) row in force ends at its first new version (the manager gone included)
+  UPDATE manager_objects_versions v SET until_seq = d.seq
+  FROM (SELECT object_id, manager, min(seq) AS seq FROM json_to_recordset($11::json) AS d(object_id text, manager text, seq bigint) GROUP BY object_id, manager) d
+  WHERE v.generation = $1 AND v.object_id = d.object_id AND v.manager = d.manager AND v.until_seq IS NULL AND v.seq < d.seq
+), managers_versions AS (
+  INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
+  SELECT $1, d.* FROM json_to_recordset($12::json) AS d(object_id text, manager text, seq bigint, until_seq bigint, cluster text, field_count integer,
+    identities json, identity_field_count integer)
+  ON CONFLICT (generation, object_id, manager, seq) DO NOTHING
 )
 SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`;
 
@@ -193,6 +205,27 @@ function findingsVersionRows(versions: readonly FindingsVersion[]) {
   return { starts, rows: rows.reverse() };
 }
 
+/**
+ * The batch's manager index versions as rows: where each (object, manager) row changes (managers
+ * gone included: that ends the one before), and the new rows, each ending at the next change of
+ * the same (object, manager) in the batch.
+ */
+function managerVersionRows(versions: readonly ManagerIndexVersion[]) {
+  const starts = versions.flatMap((v) => [...v.upserts.map((r) => r.manager), ...v.removed].map((manager) => ({ object_id: v.objectId, manager, seq: v.seq })));
+  const rows = [];
+  // Walked backwards: each (object, manager)'s next change is the last one seen.
+  const next = new Map<string, string>();
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const v = versions[i]!;
+    for (const r of v.upserts) {
+      const { identities, identity_field_count, field_count } = managerObjectsRow(v.objectId, v, r);
+      rows.push({ object_id: v.objectId, manager: r.manager, seq: v.seq, until_seq: next.get(`${v.objectId}\u0000${r.manager}`) ?? null, cluster: v.cluster, field_count, identities, identity_field_count });
+    }
+    for (const manager of [...v.upserts.map((r) => r.manager), ...v.removed]) next.set(`${v.objectId}\u0000${manager}`, v.seq);
+  }
+  return { starts, rows: rows.reverse() };
+}
+
 async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBatch, schemaIds: ReadonlyMap<string, number>): Promise<number> {
   const states = batch.states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: batch.foldedFrom.get(s.objectId) ?? null }));
   const managersGone = batch.managerIndex.flatMap((c) => c.removed.map((manager) => ({ object_id: c.objectId, manager })));
@@ -211,9 +244,11 @@ async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBa
   const findingsGone = batch.findings.filter((c) => c.findings.length === 0).map((c) => ({ object_id: c.objectId }));
   const findings = batch.findings.filter((c) => c.findings.length > 0).map((c) => ({ object_id: c.objectId, cluster: c.cluster, findings: c.findings }));
   const findingsVersions = findingsVersionRows(batch.findingsVersions);
+  const managerVersions = managerVersionRows(batch.managerIndexVersions);
   const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
     generation, rowsParam(states), rowsParam(managersGone), rowsParam(managers), rowsParam(transitions), rowsParam(versions),
     rowsParam(findingsGone), rowsParam(findings), rowsParam(findingsVersions.starts), rowsParam(findingsVersions.rows),
+    rowsParam(managerVersions.starts), rowsParam(managerVersions.rows),
   ]);
   return rows[0]!.n;
 }

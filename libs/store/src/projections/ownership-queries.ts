@@ -88,8 +88,9 @@ function identitiesOf(lists: readonly string[]): ManagerIdentity[] {
   return [...byKey.values()];
 }
 
-/** The list tag of the findings folded as of a moment (an offset into the whole list). */
+/** The list tags of the findings and managers folded as of a moment (offsets into the whole lists). */
 const FOLDED_FINDINGS = 'findings';
+const FOLDED_MANAGERS = 'managers-folded';
 
 /** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
 const isFindingKey = (v: unknown): v is [string, string, number] =>
@@ -362,26 +363,38 @@ export class OwnershipQueries {
 
   /**
    * `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there;
-   * undefined: all), of one cluster or all. Now: the manager index's rows of a page of names, summed
-   * and merged in SQL; as of `at`: every object's state folded then.
+   * undefined: all), of one cluster or all: the manager index's rows of a page of names, summed and
+   * merged in SQL, now or as of a sequence from their versions (`derivedVersionsAnswer`); as of a
+   * time, or a sequence the versions cannot answer, every object's state folded then.
    */
   async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
-    if (at) {
-      const totals = new ManagerTotals();
-      await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => totals.add(s));
-      return pageOf('managers', totals.summaries(), cursor, limit);
+    if (!at) return this.indexedManagers(null, cursor, limit, scopes, cluster);
+    // A list begun by folding goes on folding.
+    if (at.kind === 'seq' && !isCursorOf(FOLDED_MANAGERS, cursor) && (await this.derivedVersionsAnswer(at.seq))) {
+      return this.indexedManagers(at.seq, cursor, limit, scopes, cluster);
     }
-    const after = decodeCursor('managers', cursor, isString);
-    const visible = inScopes('m.object_id', scopes, 4);
+    const totals = new ManagerTotals();
+    await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => totals.add(s));
+    return pageOf(FOLDED_MANAGERS, totals.summaries(), cursor, limit);
+  }
+
+  /** The managers from the index now (`at` null: `manager_objects`), or as of the sequence `at` (`manager_objects_versions`), a page of names. */
+  private async indexedManagers(at: string | null, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined, cluster: string | undefined): Promise<Page<ManagerListItem>> {
+    const list = at === null ? 'managers' : 'managers-versions';
+    const after = decodeCursor(list, cursor, isString);
+    // The moment is the fourth placeholder where there is one; the access scopes come after.
+    const visible = inScopes('m.object_id', scopes, at === null ? 4 : 5);
+    const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
+    const inForce = at === null ? '' : 'AND m.seq <= $4::bigint AND (m.until_seq IS NULL OR m.until_seq > $4::bigint)';
     // One pass over the index in (manager, object) order, stopping after the page's managers; rows repeat few identity lists.
     const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
       // A row an earlier version's worker wrote during an upgrade has no identities: its paths count once each.
       `SELECT m.manager, count(*)::integer AS object_count, sum(coalesce(m.identity_field_count, m.field_count))::integer AS field_count,
               coalesce(array_agg(DISTINCT m.identities::text) FILTER (WHERE m.identities IS NOT NULL), '{}') AS identities
-       FROM manager_objects m
-       WHERE m.generation = ${ACTIVE} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
+       FROM ${source}
+       WHERE m.generation = ${ACTIVE} ${inForce} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
        GROUP BY m.manager ORDER BY m.manager COLLATE "C" LIMIT $2`,
-      [after ?? null, limit + 1, cluster ?? null, ...visible.params],
+      [after ?? null, limit + 1, cluster ?? null, ...(at === null ? [] : [at]), ...visible.params],
     );
     const items = rows.slice(0, limit).map((r) => ({
       manager: r.manager,
@@ -389,7 +402,7 @@ export class OwnershipQueries {
       objectCount: r.object_count,
       fieldCount: r.field_count,
     }));
-    return { items, nextCursor: rows.length > limit ? encodeCursor('managers', items[items.length - 1]!.manager) : null };
+    return { items, nextCursor: rows.length > limit ? encodeCursor(list, items[items.length - 1]!.manager) : null };
   }
 
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
@@ -408,14 +421,14 @@ export class OwnershipQueries {
   /**
    * `GET /v1/findings`: the findings the projection stored per object, read in the list's order
    * (cluster, object id, then as stored) a page at a time: now, or as of a sequence from their
-   * versions (`findingsVersionsAnswer`); as of a time, or a sequence the versions cannot answer,
+   * versions (`derivedVersionsAnswer`); as of a time, or a sequence the versions cannot answer,
    * over every object's state folded then. Of one cluster or all.
    */
   async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, at, cluster } = filter;
     if (!at) return this.storedFindings(filter, null, cursor, limit, scopes);
     // A list begun by folding goes on folding.
-    if (at.kind === 'seq' && !isCursorOf(FOLDED_FINDINGS, cursor) && (await this.findingsVersionsAnswer(at.seq))) {
+    if (at.kind === 'seq' && !isCursorOf(FOLDED_FINDINGS, cursor) && (await this.derivedVersionsAnswer(at.seq))) {
       return this.storedFindings(filter, at.seq, cursor, limit, scopes);
     }
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
@@ -425,15 +438,15 @@ export class OwnershipQueries {
   }
 
   /**
-   * True when the findings versions hold every object's findings as of `seq`: the active generation
-   * keeps them from `seq` or before, and every event up to `seq` is projected (none after the
-   * projection's checkpoint).
+   * True when the versions of the findings and of the manager index hold every object's as of
+   * `seq`: the active generation keeps them from `seq` or before, and every event up to `seq` is
+   * projected (none after the projection's checkpoint).
    */
-  private async findingsVersionsAnswer(seq: string): Promise<boolean> {
+  private async derivedVersionsAnswer(seq: string): Promise<boolean> {
     const [row]: { answers: boolean }[] = await preparedQuery(
       this.dataSource,
-      'findings-versions-answer',
-      `SELECT coalesce((SELECT v.seq FROM findings_versions_start v WHERE v.generation = ${ACTIVE}), 0) <= $1::bigint
+      'derived-versions-answer',
+      `SELECT coalesce((SELECT v.seq FROM derived_versions_start v WHERE v.generation = ${ACTIVE}), 0) <= $1::bigint
               AND NOT EXISTS (
                 SELECT 1 FROM events e
                 WHERE e.seq <= $1::bigint

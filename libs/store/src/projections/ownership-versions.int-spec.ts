@@ -6,6 +6,7 @@ import {
   explainField,
   fieldFindings,
   fieldHistory,
+  managerIndexRows,
   fieldOwners,
   foldObjectOwnership,
   managerOwnsAField,
@@ -105,6 +106,14 @@ describe('ownership versions and stored transitions: reads without folding (real
           );
           expect(inForce.length).toBeLessThanOrEqual(1);
           expect(inForce[0]?.findings ?? []).toEqual(fieldFindings(reference));
+          // And the manager index rows in force then are the fold's (what `GET /v1/managers?at=` sums).
+          const managers: { manager: string; field_count: number; identities: [string, string, string][]; identity_field_count: number }[] = await ds.query(
+            `SELECT manager, field_count, identities, identity_field_count FROM manager_objects_versions
+             WHERE object_id = $1 AND seq <= $2::bigint AND (until_seq IS NULL OR until_seq > $2::bigint) ORDER BY manager COLLATE "C"`,
+            [objectId, at.seq],
+          );
+          const expected = managerIndexRows(reference).sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0));
+          expect(managers.map((m) => ({ manager: m.manager, fieldCount: m.field_count, identities: m.identities.map(([operation, apiVersion, subresource]) => ({ operation, apiVersion, subresource })), identityFieldCount: m.identity_field_count }))).toEqual(expected);
         }
         expect(ownershipTree(snapshot)).toEqual(ownershipTree(reference));
         for (const p of pathsOf(reference)) expect(fieldOwners(snapshot, p)).toEqual(fieldOwners(reference, p));
