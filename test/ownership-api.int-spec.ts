@@ -66,7 +66,8 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
    * sequence), which must give the same; also page by page at the last. Returns the answers.
    */
   const versionsAnswerAsTheFold = async (list: string, queries: (seq: string) => string[]) => {
-    const seqs: string[] = (await ds.query(`SELECT seq::text AS seq FROM events ORDER BY seq`)).map((r: { seq: string }) => r.seq);
+    // Qualified: ORDER BY a bare "seq" would sort the text alias.
+    const seqs: string[] = (await ds.query(`SELECT e.seq::text AS seq FROM events e ORDER BY e.seq`)).map((r: { seq: string }) => r.seq);
     const max = seqs.at(-1)!;
     const fromVersions = new Map<string, unknown[]>();
     for (const seq of seqs) for (const query of queries(seq)) fromVersions.set(query, await wholeList(list, query));
@@ -395,6 +396,32 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     const list = (query: string) => wholeList('/v1/findings', query);
     const types = [...new Set((await list('')).map((f: { type: string }) => f.type))];
     const { seqs, fromVersions, active } = await versionsAnswerAsTheFold('/v1/findings', (seq) => [`&at=${seq}`, `&at=${seq}&type=${types[0]}`, `&at=${seq}&cluster=prod`]);
+    const max = seqs.at(-1)!;
+
+    // A state written without its versions (an earlier version's worker during a rollout): the lists fold until a replay.
+    const [withFindings] = await ds.query(`SELECT object_id FROM findings_versions WHERE generation = $1 AND until_seq IS NULL LIMIT 1`, [active]);
+    const hidden = await ds.query(`SELECT * FROM findings_versions WHERE object_id = $1`, [withFindings.object_id]);
+    await ds.query(`DELETE FROM findings_versions WHERE object_id = $1`, [withFindings.object_id]);
+    try {
+      expect((await list(`&at=${max}`)).some((f: { objectId: string }) => f.objectId === withFindings.object_id)).toBe(false);
+      await ds.query(`UPDATE ownership_states SET versions_through = NULL WHERE object_id = $1`, [withFindings.object_id]);
+      expect(await list(`&at=${max}`)).toEqual(fromVersions.get(`&at=${max}`));
+    } finally {
+      await ds.query(`UPDATE ownership_states SET versions_through = last_seq WHERE object_id = $1`, [withFindings.object_id]);
+      await ds.query(`INSERT INTO findings_versions SELECT * FROM json_populate_recordset(NULL::findings_versions, $1::json)`, [JSON.stringify(hidden)]);
+    }
+
+    // A list begun from versions goes on from them, even once they could no longer answer a new one.
+    const first = await get(`/v1/findings?limit=1&at=${max}`);
+    expect(first.body.nextCursor).not.toBeNull();
+    await ds.query(`INSERT INTO derived_versions_start (generation, seq) VALUES ($1, $2)`, [active, String(BigInt(max) + 1n)]);
+    try {
+      const second = await get(`/v1/findings?limit=1&at=${max}&cursor=${first.body.nextCursor}`);
+      expect(second.status).toBe(200);
+      expect([...first.body.items, ...second.body.items]).toEqual(fromVersions.get(`&at=${max}`)!.slice(0, 2));
+    } finally {
+      await ds.query(`DELETE FROM derived_versions_start WHERE generation = $1`, [active]);
+    }
 
     // The upgrade's fill (after migration DerivedVersions): versions from each object's newest event, complete from the newest one.
     const rows = async () => ({
@@ -411,16 +438,22 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     });
     let filled: Awaited<ReturnType<typeof inForce>> | undefined;
     try {
+      // As before the upgrade: no versions, no state marked as written with them.
       await ds.query(`DELETE FROM findings_versions`);
       await ds.query(`DELETE FROM manager_objects_versions`);
+      await ds.query(`UPDATE ownership_states SET versions_through = NULL`);
       const runner = ds.createQueryRunner();
       try {
+        // In a transaction, as runDerivedBackfills runs it.
+        await runner.startTransaction();
         await backfillDerivedVersions(runner);
+        await runner.commitTransaction();
       } finally {
         await runner.release();
       }
       filled = await inForce();
       expect(filled.findings.length).toBeGreaterThan(0);
+      expect(await ds.query(`SELECT object_id FROM ownership_states WHERE versions_through IS DISTINCT FROM last_seq`)).toEqual([]);
       const [start] = await ds.query(`SELECT seq::text AS seq FROM derived_versions_start WHERE generation = $1`, [active]);
       const [{ newest }] = await ds.query(`SELECT max(last_seq)::text AS newest FROM ownership_states WHERE generation = $1`, [active]);
       expect(start.seq).toBe(newest);

@@ -62,24 +62,31 @@ export async function backfillFindingsAndManagerIdentities(q: QueryRunner): Prom
 
 /**
  * The versions of a database that had states before they were kept: each object's stored findings
- * and manager index rows as versions from its newest event on, and per generation the sequence
- * from which its versions are complete (its newest projected event; `at=` before it still folds).
- * After `backfillFindingsAndManagerIdentities`, which may have just filled the stored rows.
+ * and manager index rows as versions from its newest event on, its state marked as having them
+ * (`versions_through`), and per generation the sequence from which its versions are complete (its
+ * newest projected event; `at=` before it still folds). After `backfillFindingsAndManagerIdentities`,
+ * which may have just filled the stored rows. Runs in the fill's transaction.
  */
 export async function backfillDerivedVersions(q: QueryRunner): Promise<void> {
+  // Workers of this version may already be projecting: they wait (their state writes) until the fill
+  // commits, and an object one of them has written versions for keeps its own.
+  await q.query(`LOCK TABLE ownership_states IN SHARE ROW EXCLUSIVE MODE`);
   await q.query(
     `INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
      SELECT f.generation, f.object_id, s.last_seq, NULL, f.cluster, f.findings
      FROM object_findings f JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
+     WHERE s.versions_through IS NULL
+       AND NOT EXISTS (SELECT 1 FROM findings_versions v WHERE v.generation = f.generation AND v.object_id = f.object_id)
      ON CONFLICT (generation, object_id, seq) DO NOTHING`,
   );
-  // Every row has its identities once the fill before this one has run (the condition keeps the versions' column NOT NULL).
   await q.query(
     `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
      SELECT m.generation, m.object_id, m.manager, s.last_seq, NULL, m.cluster, m.field_count, m.identities, m.identity_field_count
      FROM manager_objects m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
-     WHERE m.identities IS NOT NULL
+     WHERE s.versions_through IS NULL
+       AND NOT EXISTS (SELECT 1 FROM manager_objects_versions v WHERE v.generation = m.generation AND v.object_id = m.object_id)
      ON CONFLICT (generation, object_id, manager, seq) DO NOTHING`,
   );
+  await q.query(`UPDATE ownership_states SET versions_through = last_seq WHERE versions_through IS NULL`);
   await q.query(`INSERT INTO derived_versions_start (generation, seq) SELECT generation, max(last_seq) FROM ownership_states GROUP BY generation ON CONFLICT DO NOTHING`);
 }

@@ -122,14 +122,15 @@ WITH r AS (
 ), updated AS (
   UPDATE ownership_states s SET
     cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
-    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id
+    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id,
+    versions_through = r.last_seq
   FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
   RETURNING 1
 ), inserted AS (
   INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                first_seq, first_at, last_seq, last_at, state, schema_id)
+                                first_seq, first_at, last_seq, last_at, state, schema_id, versions_through)
   SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
-         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id
+         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id, r.last_seq
   FROM r WHERE r.folded_from IS NULL
   ON CONFLICT (generation, object_id) DO NOTHING
   RETURNING 1
@@ -163,7 +164,7 @@ WITH r AS (
   UPDATE findings_versions v SET until_seq = d.seq
   FROM (SELECT object_id, min(seq) AS seq FROM json_to_recordset($9::json) AS d(object_id text, seq bigint) GROUP BY object_id) d
   WHERE v.generation = $1 AND v.object_id = d.object_id AND v.until_seq IS NULL AND v.seq < d.seq
-), findings_versions AS (
+), findings_versioned AS (
   INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
   SELECT $1, d.* FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json)
   ON CONFLICT (generation, object_id, seq) DO NOTHING
@@ -172,7 +173,7 @@ WITH r AS (
   UPDATE manager_objects_versions v SET until_seq = d.seq
   FROM (SELECT object_id, manager, min(seq) AS seq FROM json_to_recordset($11::json) AS d(object_id text, manager text, seq bigint) GROUP BY object_id, manager) d
   WHERE v.generation = $1 AND v.object_id = d.object_id AND v.manager = d.manager AND v.until_seq IS NULL AND v.seq < d.seq
-), managers_versions AS (
+), managers_versioned AS (
   INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
   SELECT $1, d.* FROM json_to_recordset($12::json) AS d(object_id text, manager text, seq bigint, until_seq bigint, cluster text, field_count integer,
     identities json, identity_field_count integer)

@@ -88,9 +88,11 @@ function identitiesOf(lists: readonly string[]): ManagerIdentity[] {
   return [...byKey.values()];
 }
 
-/** The list tags of the findings and managers folded as of a moment (offsets into the whole lists). */
+/** The list tags of the findings and managers folded as of a moment (offsets into the whole lists), and read from versions. */
 const FOLDED_FINDINGS = 'findings';
 const FOLDED_MANAGERS = 'managers-folded';
+const FINDINGS_VERSIONS = 'findings-versions';
+const MANAGERS_VERSIONS = 'managers-versions';
 
 /** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
 const isFindingKey = (v: unknown): v is [string, string, number] =>
@@ -369,8 +371,8 @@ export class OwnershipQueries {
    */
   async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
     if (!at) return this.indexedManagers(null, cursor, limit, scopes, cluster);
-    // A list begun by folding goes on folding.
-    if (at.kind === 'seq' && !isCursorOf(FOLDED_MANAGERS, cursor) && (await this.derivedVersionsAnswer(at.seq))) {
+    // A list goes on the way it began: from versions, or folding.
+    if (at.kind === 'seq' && (isCursorOf(MANAGERS_VERSIONS, cursor) || (!isCursorOf(FOLDED_MANAGERS, cursor) && (await this.derivedVersionsAnswer(at.seq))))) {
       return this.indexedManagers(at.seq, cursor, limit, scopes, cluster);
     }
     const totals = new ManagerTotals();
@@ -380,13 +382,14 @@ export class OwnershipQueries {
 
   /** The managers from the index now (`at` null: `manager_objects`), or as of the sequence `at` (`manager_objects_versions`), a page of names. */
   private async indexedManagers(at: string | null, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined, cluster: string | undefined): Promise<Page<ManagerListItem>> {
-    const list = at === null ? 'managers' : 'managers-versions';
+    const list = at === null ? 'managers' : MANAGERS_VERSIONS;
     const after = decodeCursor(list, cursor, isString);
     // The moment is the fourth placeholder where there is one; the access scopes come after.
     const visible = inScopes('m.object_id', scopes, at === null ? 4 : 5);
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
     const inForce = at === null ? '' : 'AND m.seq <= $4::bigint AND (m.until_seq IS NULL OR m.until_seq > $4::bigint)';
-    // One pass over the index in (manager, object) order, stopping after the page's managers; rows repeat few identity lists.
+    // Now: one pass over the index in (manager, object) order, stopping after the page's managers; as of a
+    // sequence: every version row of the generation (their number grows with the history). Rows repeat few identity lists.
     const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
       // A row an earlier version's worker wrote during an upgrade has no identities: its paths count once each.
       `SELECT m.manager, count(*)::integer AS object_count, sum(coalesce(m.identity_field_count, m.field_count))::integer AS field_count,
@@ -427,8 +430,8 @@ export class OwnershipQueries {
   async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, at, cluster } = filter;
     if (!at) return this.storedFindings(filter, null, cursor, limit, scopes);
-    // A list begun by folding goes on folding.
-    if (at.kind === 'seq' && !isCursorOf(FOLDED_FINDINGS, cursor) && (await this.derivedVersionsAnswer(at.seq))) {
+    // A list goes on the way it began: from versions, or folding.
+    if (at.kind === 'seq' && (isCursorOf(FINDINGS_VERSIONS, cursor) || (!isCursorOf(FOLDED_FINDINGS, cursor) && (await this.derivedVersionsAnswer(at.seq))))) {
       return this.storedFindings(filter, at.seq, cursor, limit, scopes);
     }
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
@@ -439,14 +442,16 @@ export class OwnershipQueries {
 
   /**
    * True when the versions of the findings and of the manager index hold every object's as of
-   * `seq`: the active generation keeps them from `seq` or before, and every event up to `seq` is
-   * projected (none after the projection's checkpoint).
+   * `seq`: the active generation keeps them from `seq` or before, every state was written with its
+   * versions, and every event up to `seq` is projected (none after the projection's checkpoint).
    */
   private async derivedVersionsAnswer(seq: string): Promise<boolean> {
     const [row]: { answers: boolean }[] = await preparedQuery(
       this.dataSource,
       'derived-versions-answer',
       `SELECT coalesce((SELECT v.seq FROM derived_versions_start v WHERE v.generation = ${ACTIVE}), 0) <= $1::bigint
+              -- a state written without its versions (by an earlier version's worker, during a rollout)
+              AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_through IS DISTINCT FROM s.last_seq)
               AND NOT EXISTS (
                 SELECT 1 FROM events e
                 WHERE e.seq <= $1::bigint
@@ -460,7 +465,7 @@ export class OwnershipQueries {
   /** The findings stored now (`at` null: `object_findings`), or as of the sequence `at` (`findings_versions`), a page in the list's order. */
   private async storedFindings(filter: FindingsFilter, at: string | null, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, cluster } = filter;
-    const list = at === null ? 'stored-findings' : 'findings-versions';
+    const list = at === null ? 'stored-findings' : FINDINGS_VERSIONS;
     const after = decodeCursor(list, cursor, isFindingKey);
     // The moment is the ninth placeholder where there is one; the access scopes come after.
     const visible = inScopes('f.object_id', scopes, at === null ? 9 : 10);
