@@ -109,12 +109,18 @@ async function main(): Promise<void> {
     const projectS = (performance.now() - t) / 1000;
     const [sizes] = await ds.query(
       `SELECT pg_total_relation_size('ownership_states') AS states, pg_total_relation_size('ownership_versions') AS versions,
-              pg_total_relation_size('field_transitions') AS transitions, (SELECT count(*) FROM ownership_versions) AS version_rows`,
+              pg_total_relation_size('field_transitions') AS transitions, (SELECT count(*) FROM ownership_versions) AS version_rows,
+              pg_total_relation_size('manager_objects') AS managers, pg_total_relation_size('manager_objects_versions') AS manager_versions,
+              (SELECT count(*) FROM manager_objects_versions) AS manager_version_rows,
+              pg_total_relation_size('object_findings') AS findings, pg_total_relation_size('findings_versions') AS findings_versions,
+              (SELECT count(*) FROM findings_versions) AS findings_version_rows`,
     );
-    const mib = (b: string) => (Number(b) / 2 ** 20).toFixed(0);
+    const mib = (b: string) => (Number(b) / 2 ** 20).toFixed(1);
     log(
       `projected ${projected.events} events in ${projectS.toFixed(1)} s (${Math.round(projected.events / projectS)} events/s); ` +
-        `states ${mib(sizes.states)} MiB, versions ${mib(sizes.versions)} MiB (${sizes.version_rows} rows), transitions ${mib(sizes.transitions)} MiB`,
+        `states ${mib(sizes.states)} MiB, versions ${mib(sizes.versions)} MiB (${sizes.version_rows} rows), transitions ${mib(sizes.transitions)} MiB; ` +
+        `manager index ${mib(sizes.managers)} MiB, its versions ${mib(sizes.manager_versions)} MiB (${sizes.manager_version_rows} rows); ` +
+        `findings ${mib(sizes.findings)} MiB, their versions ${mib(sizes.findings_versions)} MiB (${sizes.findings_version_rows} rows)`,
     );
 
     if (args.replay) {

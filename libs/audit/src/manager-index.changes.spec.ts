@@ -99,4 +99,14 @@ describe('ManagerIndexTimeline', () => {
     const whole = versionsOf(states);
     for (let cut = 0; cut < states.length - 1; cut++) expect(versionsOf(states, new Set([cut]))).toEqual(whole);
   });
+
+  it.each(caseNames())('%s: changes() is managerIndexChange from the state before the batch to the last, for a batch starting anywhere', (name) => {
+    const states = statesOf(name);
+    for (let from = 0; from < states.length; from++) {
+      const timeline = new ManagerIndexTimeline();
+      for (let i = from; i < states.length; i++) timeline.step(states[i - 1], states[i]!);
+      const change = managerIndexChange(states[from - 1], states.at(-1)!);
+      expect(timeline.changes()).toEqual(change ? [change] : []);
+    }
+  });
 });

@@ -90,16 +90,27 @@ export interface ManagerIndexVersion extends ManagerIndexChange {
  * event that changes its owned fields.
  */
 export class ManagerIndexTimeline {
-  private readonly rows = new Map<string, readonly ManagerIndexRow[]>();
+  /** Per object: its rows before the batch, and after the last event stepped, with that state. */
+  private readonly objects = new Map<string, { readonly first: readonly ManagerIndexRow[]; rows: readonly ManagerIndexRow[]; state: ObjectOwnershipState }>();
   readonly versions: ManagerIndexVersion[] = [];
 
   /** One event took the object from `before` (`undefined`: its first) to `after`. */
   step(before: ObjectOwnershipState | undefined, after: ObjectOwnershipState): void {
     if (before !== undefined && before.fields === after.fields) return;
-    const stored = this.rows.get(after.objectId) ?? (before === undefined ? [] : managerIndexRows(before));
+    let o = this.objects.get(after.objectId);
+    if (!o) {
+      const first = before === undefined ? [] : managerIndexRows(before);
+      this.objects.set(after.objectId, (o = { first, rows: first, state: after }));
+    }
     const rows = managerIndexRows(after);
-    this.rows.set(after.objectId, rows);
-    const change = rowsChange(after, stored, rows);
+    const change = rowsChange(after, o.rows, rows);
+    o.rows = rows;
+    o.state = after;
     if (change) this.versions.push({ ...change, seq: after.lastSeq });
+  }
+
+  /** What the stored rows need after the batch: `managerIndexChange` from each object's state before it to its last. */
+  changes(): ManagerIndexChange[] {
+    return [...this.objects.values()].map((o) => rowsChange(o.state, o.first, o.rows)).filter((c): c is ManagerIndexChange => c !== null);
   }
 }

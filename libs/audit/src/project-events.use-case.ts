@@ -1,7 +1,7 @@
 import type { ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { transitionsToStore } from './baseline-transitions.js';
-import { managerIndexChange, ManagerIndexTimeline, type ManagerIndexChange, type ManagerIndexVersion } from './manager-index.changes.js';
+import { ManagerIndexTimeline, type ManagerIndexChange, type ManagerIndexVersion } from './manager-index.changes.js';
 import { FindingsTimeline, type FindingsChange, type FindingsVersion } from './findings.changes.js';
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
@@ -94,9 +94,8 @@ export class ProjectEventsUseCase {
       if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
-    const managerIndex = changed.map((s) => managerIndexChange(loaded.get(s.objectId), s)).filter((c): c is ManagerIndexChange => c !== null);
     const foldedFrom = new Map(changed.map((s) => [s.objectId, loaded.get(s.objectId)?.lastSeq ?? null]));
-    await this.store.save({ states: changed, transitions, versions, managerIndex, managerIndexVersions: managers.versions, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom });
+    await this.store.save({ states: changed, transitions, versions, managerIndex: managers.changes(), managerIndexVersions: managers.versions, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }
