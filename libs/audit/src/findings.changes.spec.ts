@@ -1,20 +1,8 @@
 import { FindingsTimeline, type FindingsVersion } from './findings.changes.js';
 import { fieldFindings } from './findings.read-model.js';
-import { evolveObjectOwnership, type ObjectOwnershipState } from './object-ownership.projection.js';
+import type { ObjectOwnershipState } from './object-ownership.projection.js';
 import { compareSeq } from './seq.util.js';
-import { caseEvents, caseNames } from './testing/conformance-events.js';
-
-/** The states after every event of a recorded case. */
-function statesOf(name: string): ObjectOwnershipState[] {
-  const { events, resolver } = caseEvents(name);
-  const out: ObjectOwnershipState[] = [];
-  let state: ObjectOwnershipState | undefined;
-  for (const e of events) {
-    state = evolveObjectOwnership(state, e, resolver).state;
-    out.push(state);
-  }
-  return out;
-}
+import { caseNames, caseStates } from './testing/conformance-events.js';
 
 /** The versions of the states, stepped as batches cut after `cuts` (each batch a timeline of its own, as the projection runs them). */
 function versionsOf(states: readonly ObjectOwnershipState[], cuts: ReadonlySet<number> = new Set()): FindingsVersion[] {
@@ -35,7 +23,7 @@ const inForce = (versions: readonly FindingsVersion[], seq: string) => versions.
 
 describe('FindingsTimeline', () => {
   it.each(caseNames())('%s: the version in force after every event holds the findings of the state then', (name) => {
-    const states = statesOf(name);
+    const states = caseStates(name);
     const versions = versionsOf(states);
     for (const s of states) expect(inForce(versions, s.lastSeq)).toEqual(fieldFindings(s));
     // A version only where the findings change.
@@ -43,20 +31,20 @@ describe('FindingsTimeline', () => {
   });
 
   it.each(caseNames())('%s: cut into batches anywhere, the versions are the same', (name) => {
-    const states = statesOf(name);
+    const states = caseStates(name);
     const whole = versionsOf(states);
     for (let cut = 0; cut < states.length - 1; cut++) expect(versionsOf(states, new Set([cut]))).toEqual(whole);
   });
 
   it('the recorded cases have findings that come and go', () => {
-    const versions = caseNames().flatMap((n) => versionsOf(statesOf(n)));
+    const versions = caseNames().flatMap((n) => versionsOf(caseStates(n)));
     expect(versions.filter((v) => v.findings.length > 0).length).toBeGreaterThan(0);
     expect(versions.filter((v) => v.findings.length === 0).length).toBeGreaterThan(0);
   });
 
   it('changes(): each object whose findings changed, with its findings after the batch', () => {
-    const name = caseNames().find((n) => versionsOf(statesOf(n)).length > 0)!;
-    const states = statesOf(name);
+    const name = caseNames().find((n) => versionsOf(caseStates(n)).length > 0)!;
+    const states = caseStates(name);
     const timeline = new FindingsTimeline();
     states.forEach((s, i) => timeline.step(states[i - 1], s));
     const last = states.at(-1)!;

@@ -27,7 +27,6 @@ export interface FindingsVersion extends FindingsChange {
 export class FindingsTimeline {
   /** Each object's findings after the last event stepped (computed only once some event could change them). */
   private readonly current = new Map<string, readonly FieldFinding[]>();
-  private readonly changed = new Map<string, FindingsChange>();
   readonly versions: FindingsVersion[] = [];
 
   /** One event took the object from `before` (`undefined`: its first) to `after`. */
@@ -41,13 +40,13 @@ export class FindingsTimeline {
       return;
     }
     this.current.set(after.objectId, next);
-    const change = { objectId: after.objectId, cluster: after.cluster, findings: next };
-    this.changed.set(after.objectId, change);
-    this.versions.push({ ...change, seq: after.lastSeq });
+    this.versions.push({ objectId: after.objectId, cluster: after.cluster, findings: next, seq: after.lastSeq });
   }
 
-  /** The objects whose findings changed in the batch, each with all of its findings after it. */
+  /** The objects whose findings changed in the batch, each with all of its findings after it (its last version). */
   changes(): FindingsChange[] {
-    return [...this.changed.values()];
+    const last = new Map<string, FindingsChange>();
+    for (const { seq: _seq, ...change } of this.versions) last.set(change.objectId, change);
+    return [...last.values()];
   }
 }

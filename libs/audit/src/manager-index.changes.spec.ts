@@ -2,7 +2,7 @@ import { ManagerIndexTimeline, managerIndexChange, managerIndexRows, type Manage
 import { evolveObjectOwnership, foldObjectOwnership, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { managerIndex, sortedIdentities } from './manager-index.read-model.js';
 import { compareStrings } from '../../ssa-engine/src/index.js';
-import { caseEvents, caseNames } from './testing/conformance-events.js';
+import { caseEvents, caseNames, caseStates } from './testing/conformance-events.js';
 
 describe('managerIndexChange', () => {
   it.each(caseNames())('%s: the rows after every event are the previous rows with the changes applied', (name) => {
@@ -56,16 +56,6 @@ describe('managerIndexChange', () => {
 });
 
 describe('ManagerIndexTimeline', () => {
-  /** The states after every event of a recorded case, and the object deleted at the end. */
-  function statesOf(name: string): ObjectOwnershipState[] {
-    const { events, resolver } = caseEvents(name);
-    const out: ObjectOwnershipState[] = [];
-    let state: ObjectOwnershipState | undefined;
-    for (const e of events) out.push((state = evolveObjectOwnership(state, e, resolver).state));
-    const last = events.at(-1);
-    if (last) out.push(evolveObjectOwnership(state, { ...last, seq: '999999', watchType: 'DELETED' }, resolver).state);
-    return out;
-  }
   /** The versions, stepped as batches cut after `cuts` (each batch a timeline of its own, as the projection runs them). */
   function versionsOf(states: readonly ObjectOwnershipState[], cuts: ReadonlySet<number> = new Set()): ManagerIndexVersion[] {
     const out: ManagerIndexVersion[] = [];
@@ -80,7 +70,7 @@ describe('ManagerIndexTimeline', () => {
   }
 
   it.each(caseNames())('%s: the rows in force after every event are the rows of the state then', (name) => {
-    const states = statesOf(name);
+    const states = caseStates(name, { deleted: true });
     const versions = versionsOf(states);
     const rows = new Map<string, ManagerIndexRow>();
     let next = 0;
@@ -95,13 +85,13 @@ describe('ManagerIndexTimeline', () => {
   });
 
   it.each(caseNames())('%s: cut into batches anywhere, the versions are the same', (name) => {
-    const states = statesOf(name);
+    const states = caseStates(name, { deleted: true });
     const whole = versionsOf(states);
     for (let cut = 0; cut < states.length - 1; cut++) expect(versionsOf(states, new Set([cut]))).toEqual(whole);
   });
 
   it.each(caseNames())('%s: changes() is managerIndexChange from the state before the batch to the last, for a batch starting anywhere', (name) => {
-    const states = statesOf(name);
+    const states = caseStates(name, { deleted: true });
     for (let from = 0; from < states.length; from++) {
       const timeline = new ManagerIndexTimeline();
       for (let i = from; i < states.length; i++) timeline.step(states[i - 1], states[i]!);

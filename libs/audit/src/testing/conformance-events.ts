@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConformanceCase } from '../../../ssa-engine/src/index.js';
 import type { ObservedEvent } from '../observed-event.types.js';
+import { evolveObjectOwnership, type ObjectOwnershipState } from '../object-ownership.projection.js';
 import { DEDUCED_CHOICE, defaultSchemaResolver, type SchemaResolver } from '../schema-resolver.port.js';
 
 export const CASES_DIR = path.resolve(process.cwd(), '../shared/conformance/cases');
@@ -88,4 +89,15 @@ export function testEvent(overrides: Partial<ObservedEvent>): ObservedEvent {
     object: {},
     ...overrides,
   };
+}
+
+/** The states after every event of a case, folded one by one; `deleted`: and then the object deleted (one more state). */
+export function caseStates(name: string, options: { deleted?: boolean } = {}): ObjectOwnershipState[] {
+  const { events, resolver } = caseEvents(name);
+  const out: ObjectOwnershipState[] = [];
+  let state: ObjectOwnershipState | undefined;
+  for (const e of events) out.push((state = evolveObjectOwnership(state, e, resolver).state));
+  const last = events.at(-1);
+  if (options.deleted && last) out.push(evolveObjectOwnership(state, { ...last, seq: '999999', watchType: 'DELETED' }, resolver).state);
+  return out;
 }

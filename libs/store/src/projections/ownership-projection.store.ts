@@ -190,41 +190,45 @@ export function managerObjectsRow(objectId: string, where: { cluster: string; ki
 }
 
 /**
+ * Where each of a batch's versions ends within the batch, given their keys in event order: at the
+ * next version of the same key, or `null` (still in force after the batch).
+ */
+function endsInBatch(keys: readonly string[], seqs: readonly string[]): (string | null)[] {
+  const ends: (string | null)[] = [];
+  // Walked backwards: each key's next version is the last one seen.
+  const next = new Map<string, string>();
+  for (let i = keys.length - 1; i >= 0; i--) {
+    ends[i] = next.get(keys[i]!) ?? null;
+    next.set(keys[i]!, seqs[i]!);
+  }
+  return ends;
+}
+
+/**
  * The batch's findings versions as rows: where each starts (every one, empty ones included: they end
- * the one before), and the non-empty ones, each ending at the object's next version in the batch.
+ * the one before), and the non-empty ones with where they end (`endsInBatch`).
  */
 function findingsVersionRows(versions: readonly FindingsVersion[]) {
   const starts = versions.map((v) => ({ object_id: v.objectId, seq: v.seq }));
-  const rows = [];
-  // Walked backwards: each object's next version is the last one seen.
-  const next = new Map<string, string>();
-  for (let i = versions.length - 1; i >= 0; i--) {
-    const v = versions[i]!;
-    if (v.findings.length > 0) rows.push({ object_id: v.objectId, seq: v.seq, until_seq: next.get(v.objectId) ?? null, cluster: v.cluster, findings: v.findings });
-    next.set(v.objectId, v.seq);
-  }
-  return { starts, rows: rows.reverse() };
+  const ends = endsInBatch(versions.map((v) => v.objectId), versions.map((v) => v.seq));
+  const rows = versions.flatMap((v, i) => (v.findings.length === 0 ? [] : [{ object_id: v.objectId, seq: v.seq, until_seq: ends[i] ?? null, cluster: v.cluster, findings: v.findings }]));
+  return { starts, rows };
 }
 
 /**
  * The batch's manager index versions as rows: where each (object, manager) row changes (managers
- * gone included: that ends the one before), and the new rows, each ending at the next change of
- * the same (object, manager) in the batch.
+ * gone included: that ends the one before), and the new rows with where they end (`endsInBatch`).
  */
 function managerVersionRows(versions: readonly ManagerIndexVersion[]) {
-  const starts = versions.flatMap((v) => [...v.upserts.map((r) => r.manager), ...v.removed].map((manager) => ({ object_id: v.objectId, manager, seq: v.seq })));
-  const rows = [];
-  // Walked backwards: each (object, manager)'s next change is the last one seen.
-  const next = new Map<string, string>();
-  for (let i = versions.length - 1; i >= 0; i--) {
-    const v = versions[i]!;
-    for (const r of v.upserts) {
-      const { identities, identity_field_count, field_count } = managerObjectsRow(v.objectId, v, r);
-      rows.push({ object_id: v.objectId, manager: r.manager, seq: v.seq, until_seq: next.get(`${v.objectId}\u0000${r.manager}`) ?? null, cluster: v.cluster, field_count, identities, identity_field_count });
-    }
-    for (const manager of [...v.upserts.map((r) => r.manager), ...v.removed]) next.set(`${v.objectId}\u0000${manager}`, v.seq);
-  }
-  return { starts, rows: rows.reverse() };
+  const changes = versions.flatMap((v) => [...v.upserts.map((r) => ({ v, manager: r.manager, row: r })), ...v.removed.map((manager) => ({ v, manager, row: null }))]);
+  const starts = changes.map(({ v, manager }) => ({ object_id: v.objectId, manager, seq: v.seq }));
+  const ends = endsInBatch(changes.map(({ v, manager }) => `${v.objectId}\u0000${manager}`), changes.map(({ v }) => v.seq));
+  const rows = changes.flatMap(({ v, manager, row }, i) => {
+    if (row === null) return [];
+    const { identities, identity_field_count, field_count } = managerObjectsRow(v.objectId, v, row);
+    return [{ object_id: v.objectId, manager, seq: v.seq, until_seq: ends[i] ?? null, cluster: v.cluster, field_count, identities, identity_field_count }];
+  });
+  return { starts, rows };
 }
 
 async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBatch, schemaIds: ReadonlyMap<string, number>): Promise<number> {

@@ -371,10 +371,8 @@ export class OwnershipQueries {
    */
   async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
     if (!at) return this.indexedManagers(null, cursor, limit, scopes, cluster);
-    // A list goes on the way it began: from versions, or folding.
-    if (at.kind === 'seq' && (isCursorOf(MANAGERS_VERSIONS, cursor) || (!isCursorOf(FOLDED_MANAGERS, cursor) && (await this.derivedVersionsAnswer(at.seq))))) {
-      return this.indexedManagers(at.seq, cursor, limit, scopes, cluster);
-    }
+    const seq = await this.versionsSeq(at, cursor, MANAGERS_VERSIONS, FOLDED_MANAGERS);
+    if (seq !== null) return this.indexedManagers(seq, cursor, limit, scopes, cluster);
     const totals = new ManagerTotals();
     await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => totals.add(s));
     return pageOf(FOLDED_MANAGERS, totals.summaries(), cursor, limit);
@@ -430,14 +428,21 @@ export class OwnershipQueries {
   async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, at, cluster } = filter;
     if (!at) return this.storedFindings(filter, null, cursor, limit, scopes);
-    // A list goes on the way it began: from versions, or folding.
-    if (at.kind === 'seq' && (isCursorOf(FINDINGS_VERSIONS, cursor) || (!isCursorOf(FOLDED_FINDINGS, cursor) && (await this.derivedVersionsAnswer(at.seq))))) {
-      return this.storedFindings(filter, at.seq, cursor, limit, scopes);
-    }
+    const seq = await this.versionsSeq(at, cursor, FINDINGS_VERSIONS, FOLDED_FINDINGS);
+    if (seq !== null) return this.storedFindings(filter, seq, cursor, limit, scopes);
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
     const all: Finding[] = [];
     await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => all.push(...findings([s], options)));
     return pageOf(FOLDED_FINDINGS, all.sort(compareFindings), cursor, limit);
+  }
+
+  /**
+   * The sequence a list as of `at` reads the versions at, or `null` (it folds): as of a sequence the
+   * versions answer (`derivedVersionsAnswer`); a list goes on the way it began (its cursor's list tag).
+   */
+  private async versionsSeq(at: AsOf, cursor: string | undefined, versionsList: string, foldedList: string): Promise<string | null> {
+    if (at.kind !== 'seq' || isCursorOf(foldedList, cursor)) return null;
+    return isCursorOf(versionsList, cursor) || (await this.derivedVersionsAnswer(at.seq)) ? at.seq : null;
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   type ObservedEvent,
   type OwnershipNode,
 } from '../../../audit/src/index.js';
+import { compareStrings } from '../../../ssa-engine/src/index.js';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, caseObservations, createTestDatabase, type TestDatabase } from '../../../testing/src/index.js';
@@ -112,7 +113,7 @@ describe('ownership versions and stored transitions: reads without folding (real
              WHERE object_id = $1 AND seq <= $2::bigint AND (until_seq IS NULL OR until_seq > $2::bigint) ORDER BY manager COLLATE "C"`,
             [objectId, at.seq],
           );
-          const expected = managerIndexRows(reference).sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0));
+          const expected = managerIndexRows(reference).sort((a, b) => compareStrings(a.manager, b.manager));
           expect(managers.map((m) => ({ manager: m.manager, fieldCount: m.field_count, identities: m.identities.map(([operation, apiVersion, subresource]) => ({ operation, apiVersion, subresource })), identityFieldCount: m.identity_field_count }))).toEqual(expected);
         }
         expect(ownershipTree(snapshot)).toEqual(ownershipTree(reference));
