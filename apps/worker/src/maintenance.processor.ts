@@ -2,23 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { CLOCK, LOGGER, type Clock } from '../../../libs/common/src/index.js';
-import { PartitionMaintenance } from '../../../libs/store/src/index.js';
+import { PartitionMaintenance, TableStatistics } from '../../../libs/store/src/index.js';
 import { parsePayload, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
 
-/** Creates event partitions ahead and applies the retention. */
+/** Creates event partitions ahead and applies the retention; keeps the tables' planner statistics in step with their growth. */
 @Injectable()
 export class MaintenanceProcessor implements QueueProcessor {
   readonly queue = 'maintenance' as const;
-  readonly handles = ['maintain-partitions'] as const;
+  readonly handles = ['maintain-partitions', 'refresh-statistics'] as const;
 
   constructor(
     @Inject(PartitionMaintenance) private readonly maintenance: PartitionMaintenance,
+    @Inject(TableStatistics) private readonly statistics: TableStatistics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async process(job: ReceivedJob): Promise<void> {
+    if (job.name === 'refresh-statistics') {
+      parsePayload('refresh-statistics', job.data);
+      const { analyzed } = await this.statistics.refresh();
+      if (analyzed.length > 0) this.logger.debug({ jobId: job.id, analyzed }, 'table statistics refreshed');
+      return;
+    }
     const { reason } = parsePayload('maintain-partitions', job.data);
     const r = await this.maintenance.run(this.clock.now(), this.config.retention.partitionsAhead, this.config.retention.days);
     if (r.created.length + r.dropped.length > 0 || reason !== 'schedule') {

@@ -8,6 +8,8 @@ import { ProjectProcessor } from './project.processor.js';
 import { SchemaProcessor } from './schema.processor.js';
 
 const MAINTENANCE_EVERY_MS = 6 * 3600_000;
+/** Often enough that a table listed from empty is planned with statistics within seconds (`TableStatistics`). */
+const STATISTICS_EVERY_MS = 5_000;
 
 /** Starts consuming every queue once the application is up; fails start-up if a job has no handler. */
 @Injectable()
@@ -24,6 +26,7 @@ export class WorkerService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.driver.consume([this.ingest, this.project, this.maintenance, this.schemas]);
     await this.driver.schedule('maintenance', { name: 'maintain-partitions', data: { reason: 'schedule' } }, MAINTENANCE_EVERY_MS);
+    await this.driver.schedule('maintenance', { name: 'refresh-statistics', data: { reason: 'schedule' } }, STATISTICS_EVERY_MS);
     this.logger.info({ driver: this.driver.kind }, 'worker consuming ingest, project, maintenance and schemas');
   }
 }

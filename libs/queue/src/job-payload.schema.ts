@@ -31,6 +31,7 @@ export const jobPayloadSchemas = {
     requestedAt: z.string().min(1),
   }),
   'maintain-partitions': z.object({ reason: z.enum(['startup', 'schedule', 'manual']) }),
+  'refresh-statistics': z.object({ reason: z.enum(['schedule', 'manual']) }),
   'store-api-schemas': z.object({
     cluster: observationSchema.shape.cluster,
     fetchedAt: z.iso.datetime({ offset: true }),

@@ -6,7 +6,7 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export const JOB_NAMES = {
   ingest: ['ingest-observations'],
   project: ['project-events', 'replay-projections'],
-  maintenance: ['maintain-partitions'],
+  maintenance: ['maintain-partitions', 'refresh-statistics'],
   schemas: ['store-api-schemas'],
 } as const satisfies Record<QueueName, readonly string[]>;
 
