@@ -22,8 +22,8 @@ export class MaintenanceProcessor implements QueueProcessor {
   async process(job: ReceivedJob): Promise<void> {
     if (job.name === 'refresh-statistics') {
       parsePayload('refresh-statistics', job.data);
-      const { analyzed } = await this.statistics.refresh();
-      if (analyzed.length > 0) this.logger.debug({ jobId: job.id, analyzed }, 'table statistics refreshed');
+      const { attempted } = await this.statistics.refresh();
+      if (attempted.length > 0) this.logger.debug({ jobId: job.id, analyzed: attempted }, 'table statistics refreshed');
       return;
     }
     const { reason } = parsePayload('maintain-partitions', job.data);

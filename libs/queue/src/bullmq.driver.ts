@@ -151,13 +151,7 @@ export class BullMqQueueDriver implements QueueDriver {
           list.map((j) => ({
             name: j.name,
             data: j.data,
-            opts: {
-              jobId: j.id,
-              attempts: 1,
-              // Ingest payloads are large and the store is idempotent: drop them once done. Failed jobs stay a week.
-              removeOnComplete: queue === 'ingest' ? true : { age: 3600, count: 1000 },
-              removeOnFail: { age: 7 * 86_400 },
-            },
+            opts: { jobId: j.id, attempts: 1, ...kept(queue) },
           })),
         ),
       ),
@@ -218,7 +212,8 @@ export class BullMqQueueDriver implements QueueDriver {
   }
 
   private async upsertSchedule(queue: QueueName, request: Omit<JobRequest, 'id'>, everyMs: number): Promise<void> {
-    await this.queue(queue).upsertJobScheduler(request.name, { every: everyMs }, { name: request.name, data: request.data });
+    // Each run is a job of its own: kept as long as any other (a run every few seconds would otherwise pile up in Redis).
+    await this.queue(queue).upsertJobScheduler(request.name, { every: everyMs }, { name: request.name, data: request.data, opts: { attempts: 1, ...kept(queue) } });
   }
 
   async job(queue: QueueName, id: string): Promise<JobStatus | null> {
@@ -331,3 +326,7 @@ export async function deleteQueueKeys(redisUrl: string, prefix: string): Promise
   return deleted;
 }
 
+/** How long Redis keeps a finished job: ingest payloads are large and the store is idempotent, so they go once done; failed jobs stay a week. */
+function kept(queue: QueueName) {
+  return { removeOnComplete: queue === 'ingest' ? true : { age: 3600, count: 1000 }, removeOnFail: { age: 7 * 86_400 } };
+}

@@ -56,6 +56,34 @@ describe('InProcessQueueDriver', () => {
     await d.close();
   });
 
+  it('skips a scheduled tick while the last run is waiting or running, and keeps no status of completed runs', async () => {
+    const d = new InProcessQueueDriver({ ingestShards: 1, attempts: 1 }, logger);
+    const { seen, processor } = recorder();
+    let release: () => void = () => undefined;
+    const slow: QueueProcessor = {
+      queue: 'maintenance',
+      handles: [...JOB_NAMES.maintenance],
+      async process(job) {
+        seen.push(job.id);
+        if (job.id.endsWith('-0')) await new Promise<void>((r) => (release = r));
+      },
+    };
+    await d.consume([processor, slow]);
+    await d.add('project', [{ name: 'replay-projections', id: 'replay-1', data: {} }]);
+    await d.schedule('maintenance', { name: 'refresh-statistics', data: { reason: 'schedule' } }, 10);
+    await new Promise((r) => setTimeout(r, 100));
+    // About ten ticks while the first run was held: none queued another behind it.
+    expect(seen.filter((id) => id.startsWith('refresh-statistics'))).toEqual(['refresh-statistics-every-10-0']);
+    expect(await d.job('maintenance', 'refresh-statistics-every-10-1')).toBeNull();
+    release();
+    await new Promise((r) => setTimeout(r, 60));
+    const runs = seen.filter((id) => id.startsWith('refresh-statistics'));
+    expect(runs.length).toBeGreaterThan(1);
+    for (const id of runs) expect(await d.job('maintenance', id)).toBeNull();
+    expect((await d.job('project', 'replay-1'))?.state).toBe('completed');
+    await d.close();
+  });
+
   it('refuses to start when a queue has no processor for its jobs', async () => {
     const d = new InProcessQueueDriver({ ingestShards: 1, attempts: 1 }, logger);
     const bad: QueueProcessor = { queue: 'ingest', handles: [], process: async () => undefined };

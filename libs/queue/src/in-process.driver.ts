@@ -29,6 +29,8 @@ export class InProcessQueueDriver implements QueueDriver {
   /** Status of every waiting or running job, and of the last {@link FINISHED_KEPT} finished ones, by queue and id. */
   private readonly statuses = new Map<string, Mutable<JobStatus>>();
   private readonly finished: string[] = [];
+  /** Ids of scheduled runs: completed ones keep no status, so a run every few seconds never pushes out a replay's. */
+  private readonly scheduled = new Set<string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
   private readonly closing = new AbortController();
@@ -93,7 +95,15 @@ export class InProcessQueueDriver implements QueueDriver {
 
   async schedule(queue: QueueName, request: Omit<JobRequest, 'id'>, everyMs: number): Promise<void> {
     let n = 0;
-    const fire = () => void this.add(queue, [{ ...request, id: `${request.name}-every-${everyMs}-${n++}` }]);
+    let last: string | null = null;
+    const fire = () => {
+      // A run still waiting or running: this tick is skipped (as BullMQ's scheduler adds the next run only once the last is taken).
+      const previous = last === null ? undefined : this.statuses.get(statusKey(queue, last));
+      if (previous?.state === 'waiting' || previous?.state === 'active') return;
+      last = `${request.name}-every-${everyMs}-${n++}`;
+      this.scheduled.add(last);
+      void this.add(queue, [{ ...request, id: last }]);
+    };
     fire();
     const t = setInterval(fire, everyMs);
     t.unref();
@@ -140,12 +150,13 @@ export class InProcessQueueDriver implements QueueDriver {
     if (this.recent.size > RECENT_IDS) this.recent.delete(this.recent.values().next().value!);
   }
 
-  /** Records the outcome; completed ingest jobs are dropped at once (large payloads), as BullMQ does. */
+  /** Records the outcome; completed ingest jobs (large payloads, as BullMQ does) and completed scheduled runs are dropped at once. */
   private finish(queue: QueueName, id: string, outcome: Partial<Mutable<JobStatus>>): void {
     const key = statusKey(queue, id);
     const status = this.statuses.get(key);
     if (!status) return;
-    if (queue === 'ingest' && outcome.state === 'completed') {
+    const scheduled = this.scheduled.delete(id);
+    if ((queue === 'ingest' || scheduled) && outcome.state === 'completed') {
       this.statuses.delete(key);
       return;
     }

@@ -12,7 +12,7 @@ export { StoredSchemaCatalog, type SchemaCatalogSource, type StoredSchemaCatalog
 export { START_POSITION, type EventPosition } from './events/event-position.js';
 export { EventTail, comparePositions, type EventLogReader, type EventTailOptions, type TailObserver, type TailSubscription } from './events/event-tail.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
-export { TableStatistics, tablesDueForAnalyze, DEFAULT_ANALYZE_POLICY, type AnalyzePolicy, type TableActivity, type StatisticsRefresh } from './maintenance/table-statistics.js';
+export { TableStatistics, type StatisticsRefresh } from './maintenance/table-statistics.js';
 export { selectTrackedValues } from './ingest/tracked-values.util.js';
 export { splitManagedFields } from './ingest/managed-fields.util.js';
 export { storedBody, encodeBody, decodeBody } from './ingest/body.util.js';

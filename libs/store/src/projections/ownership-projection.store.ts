@@ -122,6 +122,12 @@ DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[
  * behind a fast-growing table, as they do while a cluster is first listed: 2.4 s a batch at 20,000
  * objects, Postgres's CPU five times that of the projection without versions. The lookup is a LATERAL
  * subquery kept from being flattened into a join (`OFFSET 0`), so it runs once per key on the index.
+ * The update keeps the old statement's condition (a version another transaction closed meanwhile is
+ * left as it is). One difference under a concurrent writer: a version another transaction deleted
+ * after this statement's snapshot is written back. Writers of the same object are caught by the
+ * states' compare-and-set, which rolls the batch back; the one window is a batch committing on a
+ * retired generation while the swap deletes it (`dropAllBut` empties the version tables before the
+ * states), which leaves rows there as any late write to a retired generation does, until the next swap.
  *
  * Deletes: the rows a batch deletes (managers gone, findings gone) are picked by the batch's object
  * ids as one array (`object_id = ANY (ARRAY(…))`), which Postgres reads through the object-id index
@@ -183,7 +189,7 @@ WITH r AS (
   CROSS JOIN LATERAL (
     SELECT * FROM findings_versions v WHERE v.generation = $1 AND v.object_id = d.object_id AND v.until_seq IS NULL AND v.seq < d.seq OFFSET 0
   ) v
-  ON CONFLICT (generation, object_id, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq
+  ON CONFLICT (generation, object_id, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq WHERE findings_versions.until_seq IS NULL
 ), findings_versioned AS (
   INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
   SELECT $1, d.* FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json)
@@ -198,7 +204,7 @@ WITH r AS (
     SELECT * FROM manager_objects_versions v
     WHERE v.generation = $1 AND v.object_id = d.object_id AND v.manager = d.manager AND v.until_seq IS NULL AND v.seq < d.seq OFFSET 0
   ) v
-  ON CONFLICT (generation, object_id, manager, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq
+  ON CONFLICT (generation, object_id, manager, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq WHERE manager_objects_versions.until_seq IS NULL
 ), managers_versioned AS (
   INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
   SELECT $1, d.* FROM json_to_recordset($12::json) AS d(object_id text, manager text, seq bigint, until_seq bigint, cluster text, field_count integer,
