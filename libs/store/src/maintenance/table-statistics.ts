@@ -42,8 +42,8 @@ export interface StatisticsRefresh {
  * hundreds of thousands of rows inside that minute with no column statistics, so every condition gets
  * Postgres's default selectivity (`generation = 1` matches 0.5 % of the rows, not all) and an object
  * list's page of 500 read the whole table: 26.8 ms against 0.4 ms analyzed, at 50,000 objects. The
- * worker runs this every few seconds on the maintenance lane (PGlite, which has no autovacuum, gets its
- * only statistics from it).
+ * worker runs this every few seconds on the maintenance lane (not in the embedded all-in-one, whose
+ * PGlite has no autovacuum either: see the worker's service).
  *
  * Only tables the database user may analyze (it owns them, directly or by role): Postgres answers any
  * other with a warning and no statistics, which would repeat every round. Plain tables only: the
