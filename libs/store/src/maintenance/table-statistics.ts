@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 /** One table's activity as Postgres's cumulative statistics have it. */
 export interface TableActivity {
   readonly table: string;
-  /** Rows at the last ANALYZE or VACUUM (`pg_class.reltuples`); 0 when never counted. */
+  /** Rows at the last ANALYZE or VACUUM (`pg_class.reltuples`); -1 (or 0) when never counted, taken as none. */
   readonly rowsWhenCounted: number;
   /** Rows inserted, updated or deleted since the last ANALYZE (`n_mod_since_analyze`). */
   readonly changedSinceAnalyze: number;
