@@ -6,6 +6,7 @@ import { backfillFindingsAndManagerIdentities, backfillDerivedVersions } from '.
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
+import { VersionTimes1796100000000 } from '../migrations/1796100000000-VersionTimes.js';
 
 // Recorded conformance cases → BullMQ → ingest → events → project → projections → the /v1 API over HTTP.
 
@@ -83,6 +84,69 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       await ds.query(`DELETE FROM derived_versions_start WHERE generation = $1`, [active]);
     }
     return { seqs, fromVersions, active };
+  };
+
+  /**
+   * `list` as of every time an event was observed and a millisecond before each, for each of
+   * `queries(time)`: answered from the versions by their times (moving every version a century later
+   * empties the newest answer), then the same folded from every object's events (versions placed in
+   * time only after the newest), which must give the same; also page by page at the newest.
+   */
+  const versionsAnswerAsTheFoldByTime = async (list: string, table: string, queries: (time: string) => string[]) => {
+    const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
+    const times = [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))];
+    const newest = observed.at(-1)!;
+    const fromVersions = new Map<string, unknown[]>();
+    for (const t of times) for (const query of queries(q(t))) fromVersions.set(query, await wholeList(list, query));
+    const paged = await everyPage(list, `&at=${q(newest)}`);
+    expect(paged.length).toBeGreaterThan(1);
+    expect(new Set([...fromVersions.values()].map((v) => JSON.stringify(v))).size).toBeGreaterThan(2);
+    await ds.query(`UPDATE ${table} SET at = at + interval '100 years'`);
+    try {
+      expect(await wholeList(list, `&at=${q(newest)}`)).toEqual([]);
+    } finally {
+      await ds.query(`UPDATE ${table} SET at = at - interval '100 years'`);
+    }
+    const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
+    await ds.query(`INSERT INTO time_versions_start (generation, at) VALUES ($1, $2)`, [active, new Date(Date.parse(newest) + 1).toISOString()]);
+    try {
+      for (const t of times) for (const query of queries(q(t))) expect([query, await wholeList(list, query)]).toEqual([query, fromVersions.get(query)]);
+      expect(await everyPage(list, `&at=${q(newest)}`)).toEqual(paged);
+    } finally {
+      await ds.query(`DELETE FROM time_versions_start WHERE generation = $1`, [active]);
+    }
+    // Objects one of whose events went back in time are folded, the others read from their versions: with
+    // two such objects' versions gone, every answer is the same, page by page too.
+    const marked: string[] = (await ds.query(`SELECT DISTINCT object_id FROM ${table} WHERE generation = $1 AND until_seq IS NULL ORDER BY object_id LIMIT 2`, [active]))
+      .map((r: { object_id: string }) => r.object_id);
+    expect(marked.length).toBe(2);
+    const hidden = await ds.query(`SELECT * FROM ${table} WHERE object_id = ANY($1)`, [marked]);
+    await ds.query(`DELETE FROM ${table} WHERE object_id = ANY($1)`, [marked]);
+    await ds.query(`UPDATE ownership_states SET ordered_through = NULL WHERE object_id = ANY($1)`, [marked]);
+    try {
+      for (const t of times) for (const query of queries(q(t))) expect([query, await wholeList(list, query)]).toEqual([query, fromVersions.get(query)]);
+      expect(await everyPage(list, `&at=${q(newest)}`)).toEqual(paged);
+      if (list === '/v1/findings') {
+        // The others come from their versions: moved a century later, only the folded objects' findings are left.
+        await ds.query(`UPDATE ${table} SET at = at + interval '100 years'`);
+        try {
+          const left = paged.filter((f: { objectId: string }) => marked.includes(f.objectId));
+          expect(left.length).toBeGreaterThan(0);
+          expect(await wholeList(list, `&at=${q(newest)}`)).toEqual(left);
+        } finally {
+          await ds.query(`UPDATE ${table} SET at = at - interval '100 years'`);
+        }
+      }
+      // With their versions back, they are still counted once.
+      await ds.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [JSON.stringify(hidden)]);
+      hidden.length = 0;
+      expect(await everyPage(list, `&at=${q(newest)}`)).toEqual(paged);
+      for (const t of times.slice(-4)) for (const query of queries(q(t))) expect([query, await wholeList(list, query)]).toEqual([query, fromVersions.get(query)]);
+    } finally {
+      await ds.query(`UPDATE ownership_states SET ordered_through = last_seq WHERE object_id = ANY($1)`, [marked]);
+      await ds.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [JSON.stringify(hidden)]);
+    }
+    return { times, fromVersions };
   };
 
   /** Waits until every stored event is folded into the active generation's projections. */
@@ -471,6 +535,58 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     }
     expect(await rows()).toEqual(written);
     expect(await inForce()).toEqual(filled);
+  });
+
+  it('lists the findings and the managers as of every time from their versions as folding every object gives them', async () => {
+    const types = [...new Set((await wholeList('/v1/findings', '')).map((f: { type: string }) => f.type))];
+    await versionsAnswerAsTheFoldByTime('/v1/findings', 'findings_versions', (t) => [`&at=${t}`, `&at=${t}&type=${types[0]}`, `&at=${t}&cluster=prod`]);
+    await versionsAnswerAsTheFoldByTime('/v1/managers', 'manager_objects_versions', (t) => [`&at=${t}`, `&at=${t}&cluster=prod`]);
+  });
+
+  it('after the migration that gave the versions their times: lists as of a time read them from the newest event observed then, and fold before', async () => {
+    const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
+    const times = observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]);
+    const answers = async () => {
+      const all: unknown[] = [];
+      for (const t of times) for (const list of ['/v1/findings', '/v1/managers']) all.push([list, t, await wholeList(list, `&at=${q(t)}`)]);
+      return all;
+    };
+    const before = await answers();
+    const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
+    const runner = ds.createQueryRunner();
+    try {
+      // As before the migration, then the migration: version rows without times, every state ordered, the start at the newest event.
+      await new VersionTimes1796100000000().down(runner);
+      await new VersionTimes1796100000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    try {
+      expect(await ds.query(`SELECT count(*)::integer AS n FROM manager_objects_versions WHERE at IS NOT NULL OR until_at IS NOT NULL`)).toEqual([{ n: 0 }]);
+      expect((await ds.query(`SELECT at FROM time_versions_start WHERE generation = $1`, [active]))[0].at.toISOString()).toBe(observed.at(-1));
+      expect(await answers()).toEqual(before);
+      // Read from the versions at the newest time: one object's rows hidden, its findings are not listed.
+      const newest = q(observed.at(-1)!);
+      const [withFindings] = await ds.query(`SELECT object_id FROM findings_versions WHERE generation = $1 AND until_seq IS NULL LIMIT 1`, [active]);
+      const hidden = await ds.query(`SELECT * FROM findings_versions WHERE object_id = $1`, [withFindings.object_id]);
+      await ds.query(`DELETE FROM findings_versions WHERE object_id = $1`, [withFindings.object_id]);
+      try {
+        const listed = await wholeList('/v1/findings', `&at=${newest}`);
+        expect(listed.length).toBeGreaterThan(0);
+        expect(listed.some((f: { objectId: string }) => f.objectId === withFindings.object_id)).toBe(false);
+      } finally {
+        await ds.query(`INSERT INTO findings_versions SELECT * FROM json_populate_recordset(NULL::findings_versions, $1::json)`, [JSON.stringify(hidden)]);
+      }
+    } finally {
+      // The times the projection would have written (the other tests' rows as they were).
+      for (const table of ['findings_versions', 'manager_objects_versions']) {
+        await ds.query(
+          `UPDATE ${table} v SET at = (SELECT date_trunc('milliseconds', e.observed_at) FROM events e WHERE e.seq = v.seq),
+                                 until_at = (SELECT date_trunc('milliseconds', e.observed_at) FROM events e WHERE e.seq = v.until_seq)`,
+        );
+      }
+      await ds.query(`DELETE FROM time_versions_start`);
+    }
   });
 
   it('lists the managers as of every sequence from the index versions as folding every object gives them', async () => {

@@ -12,11 +12,12 @@ export interface FindingsChange {
 }
 
 /**
- * The findings of an object from the event `seq` on, until its next findings version (what
- * `GET /v1/findings?at=<seq>` reads); empty when the object has none from then on.
+ * The findings of an object from the event `seq` (observed `at`) on, until its next findings version
+ * (what `GET /v1/findings?at=` reads); empty when the object has none from then on.
  */
 export interface FindingsVersion extends FindingsChange {
   readonly seq: string;
+  readonly at: string;
 }
 
 /**
@@ -40,13 +41,13 @@ export class FindingsTimeline {
       return;
     }
     this.current.set(after.objectId, next);
-    this.versions.push({ objectId: after.objectId, cluster: after.cluster, findings: next, seq: after.lastSeq });
+    this.versions.push({ objectId: after.objectId, cluster: after.cluster, findings: next, seq: after.lastSeq, at: after.lastAt });
   }
 
   /** The objects whose findings changed in the batch, each with all of its findings after it (its last version). */
   changes(): FindingsChange[] {
     const last = new Map<string, FindingsChange>();
-    for (const { seq: _seq, ...change } of this.versions) last.set(change.objectId, change);
+    for (const { seq: _seq, at: _at, ...change } of this.versions) last.set(change.objectId, change);
     return [...last.values()];
   }
 }

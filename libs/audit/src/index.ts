@@ -125,6 +125,7 @@ export {
 } from './objects.read-model.js';
 export { findings, compareFindings, fieldFindings, FINDING_TYPES, type FieldFinding, type Finding, type FindingType, type FindingsOptions } from './findings.read-model.js';
 export { FindingsTimeline, type FindingsChange, type FindingsVersion } from './findings.changes.js';
+export { keepsTimeOrder } from './time-order.js';
 
 // Use cases
 export {

@@ -79,9 +79,10 @@ function rowsChange(after: ObjectOwnershipState, stored: readonly ManagerIndexRo
   return { objectId: after.objectId, cluster: after.cluster, kind: after.kind, namespace: after.namespace, upserts, removed };
 }
 
-/** A change of an object's index rows at the event `seq`: the rows in force from then on (what `GET /v1/managers?at=` sums). */
+/** A change of an object's index rows at the event `seq` (observed `at`): the rows in force from then on (what `GET /v1/managers?at=` sums). */
 export interface ManagerIndexVersion extends ManagerIndexChange {
   readonly seq: string;
+  readonly at: string;
 }
 
 /**
@@ -106,7 +107,7 @@ export class ManagerIndexTimeline {
     const change = rowsChange(after, o.rows, rows);
     o.rows = rows;
     o.state = after;
-    if (change) this.versions.push({ ...change, seq: after.lastSeq });
+    if (change) this.versions.push({ ...change, seq: after.lastSeq, at: after.lastAt });
   }
 
   /** What the stored rows need after the batch: `managerIndexChange` from each object's state before it to its last. */

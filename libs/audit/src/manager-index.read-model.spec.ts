@@ -43,4 +43,16 @@ describe('ManagerTotals', () => {
     expect(states.some((s) => s.deleted)).toBe(true);
     expect(totals.summaries()).toEqual(expected);
   });
+
+  it('merges the sums of other objects: split anywhere, the same totals', () => {
+    const states = caseNames().flatMap((name) => caseStates(name, { deleted: true }));
+    const whole = new ManagerTotals();
+    for (const s of states) whole.add(s);
+    for (const cut of [0, 1, Math.floor(states.length / 3), Math.floor(states.length / 2), states.length - 1, states.length]) {
+      const [some, others] = [new ManagerTotals(), new ManagerTotals()];
+      states.forEach((s, i) => (i < cut ? some : others).add(s));
+      for (const m of others.summaries()) some.merge(m);
+      expect([cut, some.summaries()]).toEqual([cut, whole.summaries()]);
+    }
+  });
 });

@@ -101,6 +101,15 @@ export class ManagerTotals {
     }
   }
 
+  /** Adds the sums of a manager over other objects (never the objects `add` adds). */
+  merge(m: Omit<ManagerSummary, 'objects'>): void {
+    let t = this.byManager.get(m.manager);
+    if (!t) this.byManager.set(m.manager, (t = { ids: new Map(), objectCount: 0, fieldCount: 0 }));
+    t.objectCount += m.objectCount;
+    t.fieldCount += m.fieldCount;
+    for (const i of m.identities) if (!t.ids.has(identityKey(i))) t.ids.set(identityKey(i), i);
+  }
+
   summaries(): Omit<ManagerSummary, 'objects'>[] {
     return [...this.byManager.entries()]
       .sort(([a], [b]) => compareStrings(a, b))

@@ -44,4 +44,29 @@ describe('ProjectEventsUseCase', () => {
     expect(r3).toMatchObject({ applied: 0, transitions: 0 });
     expect(store.batches.at(-1)).toMatchObject({ states: [], transitions: [] });
   });
+
+  it('reports the objects one of whose events was observed earlier than the one before it, in the batch or against the stored state', async () => {
+    const a = caseEvents('incident-a-pod-set-image', 0).events;
+    const d = caseEvents('incident-d-hpa-scale-subresource', 1).events;
+    expect(a.length).toBeGreaterThan(2);
+    const ms = (e: { observedAt: string }) => Date.parse(e.observedAt);
+    // The recorded cases come in time order (equal times allowed).
+    expect(a.every((e, i) => i === 0 || ms(e) >= ms(a[i - 1]!))).toBe(true);
+    const store = new MemoryStore();
+    const project = new ProjectEventsUseCase(store);
+    await project.execute({ events: [...a.slice(0, 2), ...d] });
+    expect(store.batches.at(-1)!.outOfTimeOrder).toEqual(new Set());
+    // a[2] observed a millisecond before the stored state's last event: out of order against the stored state, not within the batch.
+    const back = { ...a[2]!, observedAt: new Date(ms(a[1]!) - 1).toISOString() };
+    await project.execute({ events: [back, ...a.slice(3)] });
+    expect(store.batches.at(-1)!.outOfTimeOrder).toEqual(new Set([a[0]!.objectId]));
+    // The same event at the same millisecond as the one before it keeps the order; a redelivery is no event.
+    const store2 = new MemoryStore();
+    await new ProjectEventsUseCase(store2).execute({ events: [...a.slice(0, 2), { ...a[2]!, observedAt: a[1]!.observedAt }, ...a.slice(3), a[0]!] });
+    expect(store2.batches.at(-1)!.outOfTimeOrder).toEqual(new Set());
+    // Within one batch.
+    const store3 = new MemoryStore();
+    await new ProjectEventsUseCase(store3).execute({ events: [...d, ...a.slice(0, 2), back] });
+    expect(store3.batches.at(-1)!.outOfTimeOrder).toEqual(new Set([a[0]!.objectId]));
+  });
 });

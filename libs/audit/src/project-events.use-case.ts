@@ -6,6 +6,7 @@ import { FindingsTimeline, type FindingsChange, type FindingsVersion } from './f
 import { ownershipVersionOf, type OwnershipVersion } from './ownership-version.js';
 import { defaultSchemaResolver, type SchemaResolver } from './schema-resolver.port.js';
 import { compareSeq, seqString, sortEvents } from './seq.util.js';
+import { keepsTimeOrder } from './time-order.js';
 
 /** What one projection batch writes, in one transaction: states, new transitions and versions, the checkpoint. */
 export interface ProjectedBatch {
@@ -30,6 +31,11 @@ export interface ProjectedBatch {
    * was stored). A store that others write too saves a state only over that one (compare and set).
    */
   readonly foldedFrom: ReadonlyMap<string, string | null>;
+  /**
+   * The objects one of whose events in the batch was observed earlier than the event before it
+   * (`keepsTimeOrder`): the versions cannot answer `at=` a time for them any more.
+   */
+  readonly outOfTimeOrder: ReadonlySet<string>;
 }
 
 /**
@@ -77,6 +83,7 @@ export class ProjectEventsUseCase {
     const versions: OwnershipVersion[] = [];
     const findings = new FindingsTimeline();
     const managers = new ManagerIndexTimeline();
+    const outOfTimeOrder = new Set<string>();
     let applied = 0;
     let checkpoint: string | null = null;
     for (const e of events) {
@@ -89,13 +96,14 @@ export class ProjectEventsUseCase {
       if (version) versions.push(version);
       findings.step(before, r.state);
       managers.step(before, r.state);
+      if (!keepsTimeOrder(before, r.state)) outOfTimeOrder.add(e.objectId);
       if (r.applied) applied++;
       const seq = seqString(e.seq);
       if (checkpoint === null || compareSeq(seq, checkpoint) > 0) checkpoint = seq;
     }
     const changed = [...states.values()].filter((s) => s !== loaded.get(s.objectId));
     const foldedFrom = new Map(changed.map((s) => [s.objectId, loaded.get(s.objectId)?.lastSeq ?? null]));
-    await this.store.save({ states: changed, transitions, versions, managerIndex: managers.changes(), managerIndexVersions: managers.versions, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom });
+    await this.store.save({ states: changed, transitions, versions, managerIndex: managers.changes(), managerIndexVersions: managers.versions, findings: findings.changes(), findingsVersions: findings.versions, checkpoint, foldedFrom, outOfTimeOrder });
     return { objects: ids.length, applied, ignored: events.length - applied, transitions: transitions.length, checkpoint };
   }
 }

@@ -3,7 +3,7 @@ import type { OwnershipProjectionStore, ProjectedBatch } from './project-events.
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
 
 const state = (objectId: string, lastSeq: string) => ({ objectId, lastSeq }) as unknown as ObjectOwnershipState;
-const batch = (checkpoint: string, ...states: ObjectOwnershipState[]): ProjectedBatch => ({ states, transitions: [], versions: [], managerIndex: [], managerIndexVersions: [], findings: [], findingsVersions: [], checkpoint, foldedFrom: new Map() });
+const batch = (checkpoint: string, ...states: ObjectOwnershipState[]): ProjectedBatch => ({ states, transitions: [], versions: [], managerIndex: [], managerIndexVersions: [], findings: [], findingsVersions: [], checkpoint, foldedFrom: new Map(), outOfTimeOrder: new Set() });
 
 /** A table in memory whose writes finish when the test says so. */
 class SlowTable {

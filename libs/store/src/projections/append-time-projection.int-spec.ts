@@ -142,7 +142,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     const store = new PostgresOwnershipProjectionStore(ds, generation, null);
     const state = (await store.load([id])).get(id)!;
     const before = await projection(generation);
-    const batch = { states: [state], transitions: [], versions: [], managerIndex: [], managerIndexVersions: [], findings: [], findingsVersions: [], checkpoint: null };
+    const batch = { states: [state], transitions: [], versions: [], managerIndex: [], managerIndexVersions: [], findings: [], findingsVersions: [], checkpoint: null, outOfTimeOrder: new Set<string>() };
     await expect(store.save({ ...batch, foldedFrom: new Map([[id, '1']]) })).rejects.toBeInstanceOf(ProjectionConflictError);
     await expect(store.save({ ...batch, foldedFrom: new Map([[id, null]]) })).rejects.toBeInstanceOf(ProjectionConflictError);
     expect(await projection(generation)).toEqual(before);

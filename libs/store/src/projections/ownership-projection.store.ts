@@ -137,19 +137,21 @@ DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[
 const WRITE_PROJECTED_BATCH = `
 WITH r AS (
   SELECT * FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text, kind text, namespace text,
-    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer, folded_from bigint)
+    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer, folded_from bigint,
+    time_ordered boolean)
 ), updated AS (
+  -- Ordered through the new last event while it was through the stored one and the batch kept time order (the SET reads the stored row).
   UPDATE ownership_states s SET
     cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
     deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id,
-    versions_through = r.last_seq
+    versions_through = r.last_seq, ordered_through = CASE WHEN r.time_ordered AND s.ordered_through = s.last_seq THEN r.last_seq END
   FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
   RETURNING 1
 ), inserted AS (
   INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                first_seq, first_at, last_seq, last_at, state, schema_id, versions_through)
+                                first_seq, first_at, last_seq, last_at, state, schema_id, versions_through, ordered_through)
   SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
-         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id, r.last_seq
+         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id, r.last_seq, CASE WHEN r.time_ordered THEN r.last_seq END
   FROM r WHERE r.folded_from IS NULL
   ON CONFLICT (generation, object_id) DO NOTHING
   RETURNING 1
@@ -183,32 +185,39 @@ WITH r AS (
 ), findings_closed AS (
   -- An object's version in force ends at its first new version (findings gone included): an
   -- upsert of the rows found, not an UPDATE … FROM ("closing versions" above says why).
-  INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
-  SELECT $1, v.object_id, v.seq, d.seq, v.cluster, v.findings
-  FROM (SELECT object_id, min(seq) AS seq FROM json_to_recordset($9::json) AS d(object_id text, seq bigint) GROUP BY object_id) d
+  INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings, at, until_at)
+  SELECT $1, v.object_id, v.seq, d.seq, v.cluster, v.findings, v.at, date_trunc('milliseconds', d.at)
+  FROM (SELECT DISTINCT ON (object_id) object_id, seq, at FROM json_to_recordset($9::json) AS d(object_id text, seq bigint, at timestamptz) ORDER BY object_id, seq) d
   CROSS JOIN LATERAL (
     SELECT * FROM findings_versions v WHERE v.generation = $1 AND v.object_id = d.object_id AND v.until_seq IS NULL AND v.seq < d.seq OFFSET 0
   ) v
-  ON CONFLICT (generation, object_id, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq WHERE findings_versions.until_seq IS NULL
+  ON CONFLICT (generation, object_id, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq, until_at = EXCLUDED.until_at WHERE findings_versions.until_seq IS NULL
 ), findings_versioned AS (
-  INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
-  SELECT $1, d.* FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json)
+  INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings, at, until_at)
+  SELECT $1, d.object_id, d.seq, d.until_seq, d.cluster, d.findings, date_trunc('milliseconds', d.at), date_trunc('milliseconds', d.until_at)
+  FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json, at timestamptz, until_at timestamptz)
   ON CONFLICT (generation, object_id, seq) DO NOTHING
 ), managers_closed AS (
   -- Each (object, manager) row in force ends at its first new version (the manager gone included);
   -- an upsert of the rows found, as findings_closed.
-  INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
-  SELECT $1, v.object_id, v.manager, v.seq, d.seq, v.cluster, v.field_count, v.identities, v.identity_field_count
-  FROM (SELECT object_id, manager, min(seq) AS seq FROM json_to_recordset($11::json) AS d(object_id text, manager text, seq bigint) GROUP BY object_id, manager) d
+  INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count, at, until_at)
+  SELECT $1, v.object_id, v.manager, v.seq, d.seq, v.cluster, v.field_count, v.identities, v.identity_field_count, v.at, date_trunc('milliseconds', d.at)
+  FROM (
+    SELECT DISTINCT ON (object_id, manager) object_id, manager, seq, at
+    FROM json_to_recordset($11::json) AS d(object_id text, manager text, seq bigint, at timestamptz) ORDER BY object_id, manager, seq
+  ) d
   CROSS JOIN LATERAL (
     SELECT * FROM manager_objects_versions v
     WHERE v.generation = $1 AND v.object_id = d.object_id AND v.manager = d.manager AND v.until_seq IS NULL AND v.seq < d.seq OFFSET 0
   ) v
-  ON CONFLICT (generation, object_id, manager, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq WHERE manager_objects_versions.until_seq IS NULL
+  ON CONFLICT (generation, object_id, manager, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq, until_at = EXCLUDED.until_at
+    WHERE manager_objects_versions.until_seq IS NULL
 ), managers_versioned AS (
-  INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
-  SELECT $1, d.* FROM json_to_recordset($12::json) AS d(object_id text, manager text, seq bigint, until_seq bigint, cluster text, field_count integer,
-    identities json, identity_field_count integer)
+  INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count, at, until_at)
+  SELECT $1, d.object_id, d.manager, d.seq, d.until_seq, d.cluster, d.field_count, d.identities, d.identity_field_count,
+         date_trunc('milliseconds', d.at), date_trunc('milliseconds', d.until_at)
+  FROM json_to_recordset($12::json) AS d(object_id text, manager text, seq bigint, until_seq bigint, cluster text, field_count integer,
+    identities json, identity_field_count integer, at timestamptz, until_at timestamptz)
   ON CONFLICT (generation, object_id, manager, seq) DO NOTHING
 )
 SELECT ((SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted))::integer AS n`;
@@ -221,17 +230,23 @@ export function managerObjectsRow(objectId: string, where: { cluster: string; ki
   };
 }
 
+/** Where a version starts or ends: the event's sequence and when it was observed. */
+interface VersionBound {
+  readonly seq: string;
+  readonly at: string;
+}
+
 /**
- * Where each of a batch's versions ends within the batch, given their keys in event order: at the
- * next version of the same key, or `null` (still in force after the batch).
+ * Where each of a batch's versions ends within the batch, given their keys and starts in event order:
+ * at the next version of the same key, or `null` (still in force after the batch).
  */
-function endsInBatch(keys: readonly string[], seqs: readonly string[]): (string | null)[] {
-  const ends: (string | null)[] = [];
+function endsInBatch(keys: readonly string[], starts: readonly VersionBound[]): (VersionBound | null)[] {
+  const ends: (VersionBound | null)[] = [];
   // Walked backwards: each key's next version is the last one seen.
-  const next = new Map<string, string>();
+  const next = new Map<string, VersionBound>();
   for (let i = keys.length - 1; i >= 0; i--) {
     ends[i] = next.get(keys[i]!) ?? null;
-    next.set(keys[i]!, seqs[i]!);
+    next.set(keys[i]!, starts[i]!);
   }
   return ends;
 }
@@ -241,9 +256,13 @@ function endsInBatch(keys: readonly string[], seqs: readonly string[]): (string 
  * the one before), and the non-empty ones with where they end (`endsInBatch`).
  */
 function findingsVersionRows(versions: readonly FindingsVersion[]) {
-  const starts = versions.map((v) => ({ object_id: v.objectId, seq: v.seq }));
-  const ends = endsInBatch(versions.map((v) => v.objectId), versions.map((v) => v.seq));
-  const rows = versions.flatMap((v, i) => (v.findings.length === 0 ? [] : [{ object_id: v.objectId, seq: v.seq, until_seq: ends[i] ?? null, cluster: v.cluster, findings: v.findings }]));
+  const starts = versions.map((v) => ({ object_id: v.objectId, seq: v.seq, at: v.at }));
+  const ends = endsInBatch(versions.map((v) => v.objectId), versions);
+  const rows = versions.flatMap((v, i) =>
+    v.findings.length === 0
+      ? []
+      : [{ object_id: v.objectId, seq: v.seq, until_seq: ends[i]?.seq ?? null, cluster: v.cluster, findings: v.findings, at: v.at, until_at: ends[i]?.at ?? null }],
+  );
   return { starts, rows };
 }
 
@@ -253,18 +272,24 @@ function findingsVersionRows(versions: readonly FindingsVersion[]) {
  */
 function managerVersionRows(versions: readonly ManagerIndexVersion[]) {
   const changes = versions.flatMap((v) => [...v.upserts.map((r) => ({ v, manager: r.manager, row: r })), ...v.removed.map((manager) => ({ v, manager, row: null }))]);
-  const starts = changes.map(({ v, manager }) => ({ object_id: v.objectId, manager, seq: v.seq }));
-  const ends = endsInBatch(changes.map(({ v, manager }) => `${v.objectId}\u0000${manager}`), changes.map(({ v }) => v.seq));
+  const starts = changes.map(({ v, manager }) => ({ object_id: v.objectId, manager, seq: v.seq, at: v.at }));
+  const ends = endsInBatch(changes.map(({ v, manager }) => `${v.objectId}\u0000${manager}`), changes.map(({ v }) => v));
   const rows = changes.flatMap(({ v, manager, row }, i) => {
     if (row === null) return [];
     const { identities, identity_field_count, field_count } = managerObjectsRow(v.objectId, v, row);
-    return [{ object_id: v.objectId, manager, seq: v.seq, until_seq: ends[i] ?? null, cluster: v.cluster, field_count, identities, identity_field_count }];
+    return [{
+      object_id: v.objectId, manager, seq: v.seq, until_seq: ends[i]?.seq ?? null, cluster: v.cluster, field_count, identities, identity_field_count,
+      at: v.at, until_at: ends[i]?.at ?? null,
+    }];
   });
   return { starts, rows };
 }
 
 async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBatch, schemaIds: ReadonlyMap<string, number>): Promise<number> {
-  const states = batch.states.map((s) => ({ ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: batch.foldedFrom.get(s.objectId) ?? null }));
+  const states = batch.states.map((s) => ({
+    ...stateRowOf(s), schema_id: schemaChoiceId(schemaIds, s.schema), folded_from: batch.foldedFrom.get(s.objectId) ?? null,
+    time_ordered: !batch.outOfTimeOrder.has(s.objectId),
+  }));
   const managersGone = batch.managerIndex.flatMap((c) => c.removed.map((manager) => ({ object_id: c.objectId, manager })));
   const managers = batch.managerIndex.flatMap((c) =>
     c.upserts.map((r) => managerObjectsRow(c.objectId, c, r)),

@@ -9,6 +9,7 @@ import {
   fieldHistoryOfProjected,
   fieldOwners,
   compareFindings,
+  fieldFindings,
   findings,
   foldObjectOwnership,
   managerFields,
@@ -48,6 +49,7 @@ import {
   eventsSchema,
   recordedSchema,
 } from '../../../audit/src/index.js';
+import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
@@ -95,10 +97,38 @@ const FINDINGS_VERSIONS = 'findings-versions';
 const MANAGERS_VERSIONS = 'managers-versions';
 
 /** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
-const isFindingKey = (v: unknown): v is [string, string, number] =>
+/** A finding's place in the list: its object's cluster and id, then its place (from 1) among the object's findings. */
+type FindingKey = [cluster: string, objectId: string, ordinal: number];
+
+const isFindingKey = (v: unknown): v is FindingKey =>
   Array.isArray(v) && v.length === 3 && isString(v[0]) && isString(v[1]) && Number.isInteger(v[2]) && (v[2] as number) > 0;
 
+/** The list's order of keys, as its SQL orders them (`COLLATE "C"`: code points, as `compareStrings`). */
+const compareFindingKeys = (a: FindingKey, b: FindingKey): number => compareStrings(a[0], b[0]) || compareStrings(a[1], b[1]) || a[2] - b[2];
+
+/** A page of `limit` of the findings `rows` (one more than a page when there are more), its cursor tagged `list`. */
+function findingsPage(rows: readonly { key: FindingKey; item: Finding }[], limit: number, list = FINDINGS_VERSIONS): Page<Finding> {
+  const items = rows.slice(0, limit).map((r) => r.item);
+  const last = rows[limit - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(list, last.key) : null };
+}
+
 /** `at=` as SQL: `[seq or null, time or null]`. */
+/** `at=` as the one placeholder of `versionInForceAt`: the sequence, or the time in whole milliseconds (as events are compared). */
+const versionMoment = (at: AsOf): string => (at.kind === 'seq' ? at.seq : new Date(at.ms).toISOString());
+
+/**
+ * The condition that a row of a derived versions table (alias `v`: `findings_versions`,
+ * `manager_objects_versions`) is in force at `at` (the placeholder `moment`, `versionMoment`'s).
+ * By time, a row without times was written before its generation's `time_versions_start` (began,
+ * and if it has ended, ended, before it): the caller answers only at or after that.
+ */
+function versionInForceAt(v: string, at: AsOf, moment: string): string {
+  return at.kind === 'seq'
+    ? `${v}.seq <= ${moment}::bigint AND (${v}.until_seq IS NULL OR ${v}.until_seq > ${moment}::bigint)`
+    : `coalesce(${v}.at, '-infinity') <= ${moment}::timestamptz AND (${v}.until_seq IS NULL OR coalesce(${v}.until_at, '-infinity') > ${moment}::timestamptz)`;
+}
+
 const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
 
 interface ObjectRow {
@@ -366,44 +396,68 @@ export class OwnershipQueries {
   /**
    * `GET /v1/managers`: every manager with what it owns, by name (`scopes`: only objects there;
    * undefined: all), of one cluster or all: the manager index's rows of a page of names, summed and
-   * merged in SQL, now or as of a sequence from their versions (`derivedVersionsAnswer`); as of a
-   * time, or a sequence the versions cannot answer, every object's state folded then.
+   * merged in SQL, now or as of a sequence or a time from their versions (`readsVersions`; as of a
+   * time, the objects out of time order folded and added); as of a moment the versions cannot
+   * answer, every object's state folded then.
    */
   async managers(at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[], cluster?: string): Promise<Page<ManagerListItem>> {
     if (!at) return this.indexedManagers(null, cursor, limit, scopes, cluster);
-    const seq = await this.versionsSeq(at, cursor, MANAGERS_VERSIONS, FOLDED_MANAGERS);
-    if (seq !== null) return this.indexedManagers(seq, cursor, limit, scopes, cluster);
+    if (await this.readsVersions(at, cursor, MANAGERS_VERSIONS, FOLDED_MANAGERS)) {
+      const unordered = await this.outOfTimeOrder(at, cluster, scopes);
+      if (unordered.length === 0) return this.indexedManagers(at, cursor, limit, scopes, cluster);
+      // The versions' sums of every manager after the cursor, and the folded objects' added to them.
+      const after = decodeCursor(MANAGERS_VERSIONS, cursor, isString);
+      const totals = new ManagerTotals();
+      for (const m of await this.indexedManagerSummaries(at, after, null, scopes, cluster, unordered)) totals.merge(m);
+      await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => totals.add(s), unordered);
+      const all = totals.summaries().filter((m) => after === undefined || compareStrings(m.manager, after) > 0);
+      const items = all.slice(0, limit);
+      return { items, nextCursor: all.length > limit ? encodeCursor(MANAGERS_VERSIONS, items[items.length - 1]!.manager) : null };
+    }
     const totals = new ManagerTotals();
     await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => totals.add(s));
     return pageOf(FOLDED_MANAGERS, totals.summaries(), cursor, limit);
   }
 
-  /** The managers from the index now (`at` null: `manager_objects`), or as of the sequence `at` (`manager_objects_versions`), a page of names. */
-  private async indexedManagers(at: string | null, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined, cluster: string | undefined): Promise<Page<ManagerListItem>> {
+  /** The managers from the index now (`at` null: `manager_objects`), or as of `at` (`manager_objects_versions`), a page of names. */
+  private async indexedManagers(at: AsOf | null, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined, cluster: string | undefined): Promise<Page<ManagerListItem>> {
     const list = at === null ? 'managers' : MANAGERS_VERSIONS;
-    const after = decodeCursor(list, cursor, isString);
-    // The moment is the fourth placeholder where there is one; the access scopes come after.
-    const visible = inScopes('m.object_id', scopes, at === null ? 4 : 5);
+    const rows = await this.indexedManagerSummaries(at, decodeCursor(list, cursor, isString), limit + 1, scopes, cluster, []);
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(list, items[items.length - 1]!.manager) : null };
+  }
+
+  /**
+   * The managers after `after` by name (at most `limit`; `null`: all), each with the sums of its
+   * index rows now (`at` null) or in force at `at`, leaving out the objects of `exclude`.
+   */
+  private async indexedManagerSummaries(
+    at: AsOf | null, after: string | undefined, limit: number | null, scopes: readonly AccessScope[] | undefined, cluster: string | undefined, exclude: readonly string[],
+  ): Promise<ManagerListItem[]> {
+    const params: unknown[] = [after ?? null, cluster ?? null];
+    const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
-    const inForce = at === null ? '' : 'AND m.seq <= $4::bigint AND (m.until_seq IS NULL OR m.until_seq > $4::bigint)';
+    const inForce = at === null ? '' : `AND ${versionInForceAt('m', at, placeholder(versionMoment(at)))}`;
+    const excluded = exclude.length === 0 ? '' : `AND m.object_id <> ALL (${placeholder(exclude)}::text[])`;
+    const limited = limit === null ? '' : `LIMIT ${placeholder(limit)}`;
+    const visible = inScopes('m.object_id', scopes, params.length + 1);
     // Now: one pass over the index in (manager, object) order, stopping after the page's managers; as of a
-    // sequence: every version row of the generation (their number grows with the history). Rows repeat few identity lists.
+    // moment: every version row of the generation (their number grows with the history). Rows repeat few identity lists.
     const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
       // A row an earlier version's worker wrote during an upgrade has no identities: its paths count once each.
       `SELECT m.manager, count(*)::integer AS object_count, sum(coalesce(m.identity_field_count, m.field_count))::integer AS field_count,
               coalesce(array_agg(DISTINCT m.identities::text) FILTER (WHERE m.identities IS NOT NULL), '{}') AS identities
        FROM ${source}
-       WHERE m.generation = ${ACTIVE} ${inForce} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($3::text IS NULL OR m.cluster = $3)${visible.sql}
-       GROUP BY m.manager ORDER BY m.manager COLLATE "C" LIMIT $2`,
-      [after ?? null, limit + 1, cluster ?? null, ...(at === null ? [] : [at]), ...visible.params],
+       WHERE m.generation = ${ACTIVE} ${inForce} ${excluded} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($2::text IS NULL OR m.cluster = $2)${visible.sql}
+       GROUP BY m.manager ORDER BY m.manager COLLATE "C" ${limited}`,
+      [...params, ...visible.params],
     );
-    const items = rows.slice(0, limit).map((r) => ({
+    return rows.map((r) => ({
       manager: r.manager,
       identities: sortedIdentities(identitiesOf(r.identities)),
       objectCount: r.object_count,
       fieldCount: r.field_count,
     }));
-    return { items, nextCursor: rows.length > limit ? encodeCursor(list, items[items.length - 1]!.manager) : null };
   }
 
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
@@ -421,28 +475,68 @@ export class OwnershipQueries {
 
   /**
    * `GET /v1/findings`: the findings the projection stored per object, read in the list's order
-   * (cluster, object id, then as stored) a page at a time: now, or as of a sequence from their
-   * versions (`derivedVersionsAnswer`); as of a time, or a sequence the versions cannot answer,
-   * over every object's state folded then. Of one cluster or all.
+   * (cluster, object id, then as stored) a page at a time: now, or as of a sequence or a time from
+   * their versions (`readsVersions`; as of a time, the objects out of time order folded and merged
+   * in); as of a moment the versions cannot answer, over every object's state folded then. Of one
+   * cluster or all.
    */
   async findings(filter: FindingsFilter, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const { types, since, at, cluster } = filter;
-    if (!at) return this.storedFindings(filter, null, cursor, limit, scopes);
-    const seq = await this.versionsSeq(at, cursor, FINDINGS_VERSIONS, FOLDED_FINDINGS);
-    if (seq !== null) return this.storedFindings(filter, seq, cursor, limit, scopes);
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
+    if (!at) return this.storedFindings(filter, null, cursor, limit, scopes);
+    if (await this.readsVersions(at, cursor, FINDINGS_VERSIONS, FOLDED_FINDINGS)) {
+      const unordered = await this.outOfTimeOrder(at, cluster, scopes);
+      if (unordered.length === 0) return this.storedFindings(filter, at, cursor, limit, scopes);
+      // A page of the versions' findings and the folded objects' after the cursor, merged in the list's order.
+      const after = decodeCursor(FINDINGS_VERSIONS, cursor, isFindingKey);
+      const rows = await this.storedFindingRows(filter, at, after, limit + 1, scopes, unordered);
+      await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => {
+        // Each finding's key is its place among the object's findings, as the versions store them.
+        const all = fieldFindings(s);
+        for (const f of findings([s], options)) {
+          const key: FindingKey = [f.cluster, f.objectId, 1 + all.findIndex((x) => x.fieldsV1Path === f.fieldsV1Path && x.type === f.type)];
+          if (after === undefined || compareFindingKeys(key, after) > 0) rows.push({ key, item: f });
+        }
+      }, unordered);
+      rows.sort((a, b) => compareFindingKeys(a.key, b.key));
+      return findingsPage(rows, limit);
+    }
     const all: Finding[] = [];
     await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => all.push(...findings([s], options)));
     return pageOf(FOLDED_FINDINGS, all.sort(compareFindings), cursor, limit);
   }
 
   /**
-   * The sequence a list as of `at` reads the versions at, or `null` (it folds): as of a sequence the
-   * versions answer (`derivedVersionsAnswer`); a list goes on the way it began (its cursor's list tag).
+   * True when a list as of `at` reads the versions, false when it folds: as of a moment the versions
+   * answer (`versionsAnswerAt`); a list goes on the way it began (its cursor's list tag).
    */
-  private async versionsSeq(at: AsOf, cursor: string | undefined, versionsList: string, foldedList: string): Promise<string | null> {
-    if (at.kind !== 'seq' || isCursorOf(foldedList, cursor)) return null;
-    return isCursorOf(versionsList, cursor) || (await this.derivedVersionsAnswer(at.seq)) ? at.seq : null;
+  private async readsVersions(at: AsOf, cursor: string | undefined, versionsList: string, foldedList: string): Promise<boolean> {
+    if (isCursorOf(foldedList, cursor)) return false;
+    return isCursorOf(versionsList, cursor) || (at.kind === 'seq' ? await this.derivedVersionsAnswer(at.seq) : await this.timeVersionsAnswer(versionMoment(at)));
+  }
+
+  /**
+   * True when the versions of the findings and of the manager index hold every object's as of the
+   * time `time` (whole milliseconds, as `versionMoment` gives it), but for the objects out of time
+   * order (`outOfTimeOrder`): the active generation placed its versions in time by then
+   * (`time_versions_start`), every state was written with its versions, and every event observed
+   * by then is projected.
+   */
+  private async timeVersionsAnswer(time: string): Promise<boolean> {
+    const [row]: { answers: boolean }[] = await preparedQuery(
+      this.dataSource,
+      'time-versions-answer',
+      `SELECT coalesce((SELECT t.at FROM time_versions_start t WHERE t.generation = ${ACTIVE}) <= $1::timestamptz, true)
+              AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_through IS DISTINCT FROM s.last_seq)
+              AND NOT EXISTS (
+                -- observed by then to the millisecond (a range on the partition key, so later partitions are skipped)
+                SELECT 1 FROM events e
+                WHERE e.observed_at < $1::timestamptz + interval '1 millisecond'
+                  AND (e.xid, e.seq) > coalesce((SELECT (c.last_xid, c.last_seq) FROM projection_checkpoints c WHERE c.projection = 'ownership@' || ${ACTIVE}), ('0'::xid8, 0::bigint))
+              ) AS answers`,
+      [time],
+    );
+    return row?.answers === true;
   }
 
   /**
@@ -467,21 +561,51 @@ export class OwnershipQueries {
     return row?.answers === true;
   }
 
-  /** The findings stored now (`at` null: `object_findings`), or as of the sequence `at` (`findings_versions`), a page in the list's order. */
-  private async storedFindings(filter: FindingsFilter, at: string | null, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
-    const { types, since, cluster } = filter;
+  /**
+   * As of a time, the objects (of `cluster`, visible in `scopes`) one of whose events was observed
+   * earlier than the one before it (`ordered_through` left behind): their events observed by then
+   * need not be the first ones of their history, so their versions cannot answer and they are folded.
+   * None as of a sequence.
+   */
+  private async outOfTimeOrder(at: AsOf, cluster: string | undefined, scopes: readonly AccessScope[] | undefined): Promise<string[]> {
+    if (at.kind === 'seq') return [];
+    const visible = inScopes('s.object_id', scopes, 2);
+    const rows: { object_id: string }[] = await this.dataSource.query(
+      `SELECT s.object_id FROM ownership_states s
+       WHERE s.generation = ${ACTIVE} AND s.ordered_through IS DISTINCT FROM s.last_seq AND ($1::text IS NULL OR s.cluster = $1)${visible.sql}`,
+      [cluster ?? null, ...visible.params],
+    );
+    return rows.map((r) => r.object_id);
+  }
+
+  /** The findings stored now (`at` null: `object_findings`), or as of `at` (`findings_versions`), a page in the list's order. */
+  private async storedFindings(filter: FindingsFilter, at: AsOf | null, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<Finding>> {
     const list = at === null ? 'stored-findings' : FINDINGS_VERSIONS;
-    const after = decodeCursor(list, cursor, isFindingKey);
-    // The moment is the ninth placeholder where there is one; the access scopes come after.
-    const visible = inScopes('f.object_id', scopes, at === null ? 9 : 10);
+    const rows = await this.storedFindingRows(filter, at, decodeCursor(list, cursor, isFindingKey), limit + 1, scopes, []);
+    return findingsPage(rows, limit, list);
+  }
+
+  /**
+   * At most `limit` findings after the key `after` in the list's order, stored now (`at` null) or in
+   * force at `at`, leaving out the objects of `exclude`; each with its key (cluster, object id, place).
+   */
+  private async storedFindingRows(
+    filter: FindingsFilter, at: AsOf | null, after: FindingKey | undefined, limit: number, scopes: readonly AccessScope[] | undefined, exclude: readonly string[],
+  ): Promise<{ key: FindingKey; item: Finding }[]> {
+    const { types, since, cluster } = filter;
+    const params: unknown[] = [cluster ?? null, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, types && types.length > 0 ? types : null,
+      since?.kind === 'seq' ? since.seq : null, since?.kind === 'time' ? new Date(since.ms).toISOString() : null, limit];
+    const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'object_findings f' : 'findings_versions f';
-    const inForce = at === null ? '' : 'AND f.seq <= $9::bigint AND (f.until_seq IS NULL OR f.until_seq > $9::bigint)';
+    const inForce = at === null ? '' : `AND ${versionInForceAt('f', at, placeholder(versionMoment(at)))}`;
+    const excluded = exclude.length === 0 ? '' : `AND f.object_id <> ALL (${placeholder(exclude)}::text[])`;
+    const visible = inScopes('f.object_id', scopes, params.length + 1);
     const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
       `SELECT f.object_id, f.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, x.ordinal::integer AS ordinal, x.finding
        FROM ${source}
        JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
        CROSS JOIN LATERAL json_array_elements(f.findings) WITH ORDINALITY AS x(finding, ordinal)
-       WHERE f.generation = ${ACTIVE} ${inForce} AND ($1::text IS NULL OR f.cluster = $1)
+       WHERE f.generation = ${ACTIVE} ${inForce} ${excluded} AND ($1::text IS NULL OR f.cluster = $1)
          AND ($2::text IS NULL OR (f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal) > ($2 COLLATE "C", $3 COLLATE "C", $4::bigint))
          -- type and since as findings() filters them (its after(): a sequence or a time, inclusive; the time is whole milliseconds)
          AND ($5::text[] IS NULL OR x.finding->>'type' = ANY($5::text[]))
@@ -489,15 +613,12 @@ export class OwnershipQueries {
          AND ($7::timestamptz IS NULL OR (x.finding->'since'->>'at')::timestamptz >= $7::timestamptz)${visible.sql}
        ORDER BY f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal
        LIMIT $8`,
-      [cluster ?? null, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, types && types.length > 0 ? types : null,
-        since?.kind === 'seq' ? since.seq : null, since?.kind === 'time' ? new Date(since.ms).toISOString() : null, limit + 1, ...(at === null ? [] : [at]), ...visible.params],
+      [...params, ...visible.params],
     );
-    const items = rows.slice(0, limit).map((r) => ({
-      objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name,
-      ...r.finding,
+    return rows.map((r) => ({
+      key: [r.cluster, r.object_id, r.ordinal],
+      item: { objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name, ...r.finding },
     }));
-    const last = rows[limit - 1];
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor(list, [last.cluster, last.object_id, last.ordinal]) : null };
   }
 
   /** Every place tracked objects live (cluster, group, resource, namespace), for access checks of aggregates. */
@@ -548,19 +669,22 @@ export class OwnershipQueries {
   }
 
   /**
-   * Every object's state as of `at`, folded from its events, one after another in object id order
+   * Every object's state as of `at` (of those in `only`, when given), folded from its events, one after another in object id order
    * (costly: one fold per object seen by then). Each is handed to `each` and not kept: a caller that
    * keeps only what it sums holds one object's events at a time, whatever the number of objects.
    */
-  private async forEachStateAt(at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void): Promise<void> {
+  private async forEachStateAt(
+    at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void, only?: readonly string[],
+  ): Promise<void> {
     const [atSeq, atTime] = atParams(at);
-    const visible = inScopes('object_id', scopes, 6);
+    const visible = inScopes('object_id', scopes, 7);
     const rows: { object_id: string }[] = await this.dataSource.query(
       `SELECT object_id FROM ownership_states
        WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint) AND ($2::timestamptz IS NULL OR first_at <= $2::timestamptz)
-         AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)${visible.sql}
+         AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
+         AND ($6::text[] IS NULL OR object_id = ANY ($6::text[]))${visible.sql}
        ORDER BY object_id`,
-      [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, ...visible.params],
+      [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, only ?? null, ...visible.params],
     );
     // One schema for the whole answer, however long its folds take.
     const resolve = await this.schemaResolver();

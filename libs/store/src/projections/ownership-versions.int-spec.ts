@@ -95,27 +95,39 @@ describe('ownership versions and stored transitions: reads without folding (real
         const snapshot = await queries.snapshot(objectId, at);
         expect(snapshot).toEqual(ownershipSnapshotOf(reference));
         if (fromVersions && at.kind === 'seq') expect(await readSnapshotFromVersions(ds, objectId, at)).toEqual(snapshot);
-        // Owner reads are functions of the snapshot: the equality above implies theirs; checked too at each event's sequence.
-        if (at.kind === 'time') continue;
+        // As of a time, the derived versions are read by their events' times while the object's events came in time order (a prefix).
+        if (at.kind === 'time' && !prefix) continue;
         // Once projected that far, the findings version in force then holds the fold's findings (what `GET /v1/findings?at=` lists).
-        const [projected] = await ds.query(`SELECT last_seq >= $2::bigint AS yes FROM ownership_states WHERE object_id = $1`, [objectId, at.seq]);
+        const [projected] = await ds.query(
+          `SELECT last_seq >= $2::bigint AS yes, ordered_through IS NOT DISTINCT FROM last_seq AS ordered FROM ownership_states WHERE object_id = $1`,
+          [objectId, String(events[i]!.seq)],
+        );
         if (fromVersions) expect(projected?.yes).toBe(true);
+        // Every recorded case's events come in time order: the lists may read their versions by time.
+        if (at.kind === 'time' && fromVersions) expect([objectId, projected?.ordered]).toEqual([objectId, true]);
+        // In force then, by sequence or by time (to the millisecond), as the lists read them.
+        const [inForceSql, moment] =
+          at.kind === 'seq'
+            ? ['seq <= $2::bigint AND (until_seq IS NULL OR until_seq > $2::bigint)', at.seq]
+            : ['at <= $2::timestamptz AND (until_seq IS NULL OR until_at > $2::timestamptz)', new Date(at.ms).toISOString()];
         if (projected?.yes) {
           const inForce: { findings: unknown }[] = await ds.query(
-            `SELECT findings FROM findings_versions WHERE object_id = $1 AND seq <= $2::bigint AND (until_seq IS NULL OR until_seq > $2::bigint)`,
-            [objectId, at.seq],
+            `SELECT findings FROM findings_versions WHERE object_id = $1 AND ${inForceSql}`,
+            [objectId, moment],
           );
           expect(inForce.length).toBeLessThanOrEqual(1);
           expect(inForce[0]?.findings ?? []).toEqual(fieldFindings(reference));
           // And the manager index rows in force then are the fold's (what `GET /v1/managers?at=` sums).
           const managers: { manager: string; field_count: number; identities: [string, string, string][]; identity_field_count: number }[] = await ds.query(
             `SELECT manager, field_count, identities, identity_field_count FROM manager_objects_versions
-             WHERE object_id = $1 AND seq <= $2::bigint AND (until_seq IS NULL OR until_seq > $2::bigint) ORDER BY manager COLLATE "C"`,
-            [objectId, at.seq],
+             WHERE object_id = $1 AND ${inForceSql} ORDER BY manager COLLATE "C"`,
+            [objectId, moment],
           );
           const expected = managerIndexRows(reference).sort((a, b) => compareStrings(a.manager, b.manager));
           expect(managers.map((m) => ({ manager: m.manager, fieldCount: m.field_count, identities: m.identities.map(([operation, apiVersion, subresource]) => ({ operation, apiVersion, subresource })), identityFieldCount: m.identity_field_count }))).toEqual(expected);
         }
+        // Owner reads are functions of the snapshot: the equality above implies theirs; checked too at each event's sequence.
+        if (at.kind === 'time') continue;
         expect(ownershipTree(snapshot)).toEqual(ownershipTree(reference));
         for (const p of pathsOf(reference)) expect(fieldOwners(snapshot, p)).toEqual(fieldOwners(reference, p));
       }
@@ -168,6 +180,25 @@ describe('ownership versions and stored transitions: reads without folding (real
     // Every event of every recorded case, checked several ways: about a minute alone, over three on a busy 2-core machine.
   }, 600_000);
 
+  it('the derived versions carry the times of the events that start and end them, one batch an event or many', async () => {
+    // Each event of these cases in a batch of its own: versions end by the close of a stored row, not within a batch.
+    const cases = ['incident-a-pod-set-image', 'incident-b-configmap-ghost-label', 'incident-d-hpa-scale-subresource', 'csa-to-ssa-upgrade-kubectl'];
+    for (const c of cases) for (const o of caseObservations(c, 'times').observations) await appender.append([o]);
+    await project();
+    for (const table of ['findings_versions', 'manager_objects_versions']) {
+      const ended = await ds.query(`SELECT count(*)::integer AS n FROM ${table} WHERE until_seq IS NOT NULL AND cluster = 'times'`);
+      expect([table, ended[0].n > 0]).toEqual([table, true]);
+      // Every row of the table (the other tests' too): its times are its events', to the millisecond.
+      const wrong = await ds.query(
+        `SELECT v.object_id, v.seq::text, v.until_seq::text FROM ${table} v
+         WHERE v.at IS DISTINCT FROM (SELECT date_trunc('milliseconds', e.observed_at) FROM events e WHERE e.seq = v.seq)
+            OR v.until_at IS DISTINCT FROM (SELECT date_trunc('milliseconds', e.observed_at) FROM events e WHERE e.seq = v.until_seq)`,
+      );
+      expect([table, wrong]).toEqual([table, []]);
+    }
+    for (const c of cases) await expectSameAsFold(await objectIdOf(`uid-times-${c}`), true);
+  });
+
   it('the migration to baseline versions deletes the first observations\' rows the projector used to store', async () => {
     const { observations } = caseObservations('incident-b-configmap-ghost-label', 'migration');
     await appender.append(observations);
@@ -217,6 +248,8 @@ describe('ownership versions and stored transitions: reads without folding (real
     expect(flags.some((f) => f.fold_required)).toBe(true);
     expect(flags[flags.length - 1]).toEqual({ fold_required: false, deleted: true });
     await expectSameAsFold(id, false); // versions answer where they can; an unreadable event needs the fold
+    // The event back in time: the lists as of a time fold while this object is in the generation.
+    expect(await ds.query(`SELECT ordered_through FROM ownership_states WHERE object_id = $1`, [id])).toEqual([{ ordered_through: null }]);
     // An unreadable event or an observation time going back: histories and explanations are folded, and equal the fold.
     const all = await eventsOf(id);
     for (const e of all) {
@@ -233,6 +266,7 @@ describe('ownership versions and stored transitions: reads without folding (real
     expect(await readSnapshotFromVersions(ds, late, { kind: 'seq', seq: '999999' })).toBeNull();
     await project();
     expect(await expectSameAsFold(late, true)).toBe(observations.length * 2);
+    expect(await ds.query(`SELECT ordered_through = last_seq AS ordered FROM ownership_states WHERE object_id = $1`, [late])).toEqual([{ ordered: true }]);
     await expect(queries.snapshot(id, { kind: 'seq', seq: '0' })).rejects.toMatchObject({ code: 'object-not-found' });
 
     // GET /v1/objects?manager&at: the objects whose snapshot then has the manager owning a field, page by page; folded only where versions cannot answer.
