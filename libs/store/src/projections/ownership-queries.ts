@@ -676,11 +676,17 @@ export class OwnershipQueries {
   private async forEachStateAt(
     at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void, only?: readonly string[],
   ): Promise<void> {
-    const [atSeq, atTime] = atParams(at);
+    const [atSeq] = atParams(at);
+    const atTime = at.kind === 'time' ? versionMoment(at) : null;
     const visible = inScopes('object_id', scopes, 7);
+    // Seen by then: as of a time, its first event observed by then (to the millisecond, as the fold compares), or, for an
+    // object whose events went back in time, any event.
     const rows: { object_id: string }[] = await this.dataSource.query(
-      `SELECT object_id FROM ownership_states
-       WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint) AND ($2::timestamptz IS NULL OR first_at <= $2::timestamptz)
+      `SELECT object_id FROM ownership_states s
+       WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint)
+         AND ($2::timestamptz IS NULL OR date_trunc('milliseconds', first_at) <= $2::timestamptz
+              OR (s.ordered_through IS DISTINCT FROM s.last_seq
+                  AND EXISTS (SELECT 1 FROM events e WHERE e.object_id = s.object_id::bigint AND e.observed_at < $2::timestamptz + interval '1 millisecond')))
          AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
          AND ($6::text[] IS NULL OR object_id = ANY ($6::text[]))${visible.sql}
        ORDER BY object_id`,

@@ -5,6 +5,8 @@ import {
   evolveObjectOwnership,
   explainField,
   fieldFindings,
+  findings,
+  ManagerTotals,
   fieldHistory,
   managerIndexRows,
   fieldOwners,
@@ -298,6 +300,26 @@ describe('ownership versions and stored transitions: reads without folding (real
       expect(snapshots.mock.calls.length - (all.length + observations.length) * 2 * 3 * 2).toBe(unanswered * 3);
     } finally {
       snapshots.mockRestore();
+    }
+
+    // An object first observed after a later event of it: as of that later event's time it is listed, from that event alone.
+    const backwards = caseObservations('incident-d-hpa-scale-subresource', 'edge').observations.map((o, i, all) => ({
+      ...o,
+      observedAt: new Date(Date.parse(all[all.length - 1]!.observedAt) + 60_000 - i * 1_000).toISOString(),
+      object: { ...o.object, metadata: { ...o.object.metadata, uid: 'backwards' } },
+    }));
+    await appender.append(backwards);
+    await project();
+    const objects = [id, late, await objectIdOf('backwards')];
+    const histories = await Promise.all(objects.map(eventsOf));
+    // Managers and findings of the cluster as of every time an event was observed, as folding each object's events by then gives them.
+    for (const ms of [...new Set(histories.flat().map((e) => Date.parse(e.observedAt)))]) {
+      const at: AsOf = { kind: 'time', time: new Date(ms).toISOString(), ms };
+      const states = histories.map((h) => h.filter((e) => Date.parse(e.observedAt) <= ms)).filter((h) => h.length > 0).map((h) => foldObjectOwnership(h).state!);
+      const totals = new ManagerTotals();
+      for (const st of states) totals.add(st);
+      expect([at.time, (await queries.managers(at, undefined, 500, undefined, 'edge')).items]).toEqual([at.time, totals.summaries()]);
+      expect([at.time, (await queries.findings({ at, cluster: 'edge' }, undefined, 500)).items]).toEqual([at.time, findings(states)]);
     }
   });
 });
