@@ -89,8 +89,8 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
   /**
    * `list` as of every time an event was observed and a millisecond before each, for each of
    * `queries(time)`: answered from the versions by their times (moving every version a century later
-   * empties the newest answer), then the same folded from every object's events (versions placed in
-   * time only after the newest), which must give the same; also page by page at the newest.
+   * empties the newest answer), then the same folded from every object's events (versions complete
+   * only after the newest), which must give the same; also page by page at the newest.
    */
   const versionsAnswerAsTheFoldByTime = async (list: string, table: string, queries: (time: string) => string[]) => {
     const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
@@ -108,12 +108,12 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       await ds.query(`UPDATE ${table} SET at = at - interval '100 years'`);
     }
     const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
-    await ds.query(`INSERT INTO time_versions_start (generation, at) VALUES ($1, $2)`, [active, new Date(Date.parse(newest) + 1).toISOString()]);
+    await ds.query(`INSERT INTO derived_versions_start (generation, seq, at) VALUES ($1, 0, $2)`, [active, new Date(Date.parse(newest) + 1).toISOString()]);
     try {
       for (const t of times) for (const query of queries(q(t))) expect([query, await wholeList(list, query)]).toEqual([query, fromVersions.get(query)]);
       expect(await everyPage(list, `&at=${q(newest)}`)).toEqual(paged);
     } finally {
-      await ds.query(`DELETE FROM time_versions_start WHERE generation = $1`, [active]);
+      await ds.query(`DELETE FROM derived_versions_start WHERE generation = $1`, [active]);
     }
     // Objects one of whose events went back in time are folded, the others read from their versions: with
     // two such objects' versions gone, every answer is the same, page by page too.
@@ -543,7 +543,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     await versionsAnswerAsTheFoldByTime('/v1/managers', 'manager_objects_versions', (t) => [`&at=${t}`, `&at=${t}&cluster=prod`]);
   });
 
-  it('after the migration that gave the versions their times: lists as of a time read them from the newest event observed then, and fold before', async () => {
+  it('the migration that gave the versions their times fills them from the events as the projection writes them', async () => {
     const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
     const times = observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]);
     const answers = async () => {
@@ -551,42 +551,62 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       for (const t of times) for (const list of ['/v1/findings', '/v1/managers']) all.push([list, t, await wholeList(list, `&at=${q(t)}`)]);
       return all;
     };
-    const before = await answers();
+    const rows = async () => ({
+      findings: await ds.query(`SELECT * FROM findings_versions ORDER BY generation, object_id, seq`),
+      managers: await ds.query(`SELECT * FROM manager_objects_versions ORDER BY generation, object_id, manager, seq`),
+      states: await ds.query(`SELECT generation, object_id, ordered_through FROM ownership_states ORDER BY generation, object_id`),
+    });
+    const before = { answers: await answers(), rows: await rows() };
+    expect(before.rows.managers.filter((r: { until_at: unknown }) => r.until_at !== null).length).toBeGreaterThan(0);
     const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
+    // One object whose events went back in time: moved a millisecond before the first event, its last one is out of order.
+    const [{ object_id: unordered, last_seq: lastSeq }] = await ds.query(
+      `SELECT object_id, last_seq::text FROM ownership_states WHERE generation = $1 AND first_seq <> last_seq ORDER BY object_id LIMIT 1`,
+      [active],
+    );
+    const [{ observed_at: lastObserved }] = await ds.query(`SELECT observed_at FROM events WHERE seq = $1`, [lastSeq]);
     const runner = ds.createQueryRunner();
+    // In one transaction, as migrations run: as before the migration (a generation filled at the upgrade before,
+    // complete from its newest event), then the migration.
+    await runner.startTransaction();
     try {
-      // As before the migration, then the migration: version rows without times, every state ordered, the start at the newest event.
       await new VersionTimes1796100000000().down(runner);
+      await runner.query(`INSERT INTO derived_versions_start (generation, seq) VALUES ($1, $2)`, [active, lastSeq]);
+      await runner.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
       await new VersionTimes1796100000000().up(runner);
+      await runner.query(`UPDATE events SET observed_at = $2 WHERE seq = $1`, [lastSeq, lastObserved]);
+      await runner.commitTransaction();
+    } catch (e) {
+      await runner.rollbackTransaction();
+      throw e;
     } finally {
       await runner.release();
     }
     try {
-      expect(await ds.query(`SELECT count(*)::integer AS n FROM manager_objects_versions WHERE at IS NOT NULL OR until_at IS NOT NULL`)).toEqual([{ n: 0 }]);
-      expect((await ds.query(`SELECT at FROM time_versions_start WHERE generation = $1`, [active]))[0].at.toISOString()).toBe(observed.at(-1));
-      expect(await answers()).toEqual(before);
-      // Read from the versions at the newest time: one object's rows hidden, its findings are not listed.
-      const newest = q(observed.at(-1)!);
-      const [withFindings] = await ds.query(`SELECT object_id FROM findings_versions WHERE generation = $1 AND until_seq IS NULL LIMIT 1`, [active]);
-      const hidden = await ds.query(`SELECT * FROM findings_versions WHERE object_id = $1`, [withFindings.object_id]);
-      await ds.query(`DELETE FROM findings_versions WHERE object_id = $1`, [withFindings.object_id]);
-      try {
-        const listed = await wholeList('/v1/findings', `&at=${newest}`);
-        expect(listed.length).toBeGreaterThan(0);
-        expect(listed.some((f: { objectId: string }) => f.objectId === withFindings.object_id)).toBe(false);
-      } finally {
-        await ds.query(`INSERT INTO findings_versions SELECT * FROM json_populate_recordset(NULL::findings_versions, $1::json)`, [JSON.stringify(hidden)]);
-      }
+      const after = await rows();
+      expect(after.states.filter((r: { ordered_through: string | null }) => r.ordered_through === null).map((r: { object_id: string }) => r.object_id)).toEqual([unordered]);
+      const [{ at }] = await ds.query(`SELECT at FROM derived_versions_start WHERE generation = $1`, [active]);
+      // (the moved event was the oldest then)
+      const [{ newest }] = await ds.query(`SELECT date_trunc('milliseconds', max(observed_at)) AS newest FROM events WHERE seq < $1`, [lastSeq]);
+      expect(at).toEqual(newest);
+      // The moved event's own rows took its moved time: the rest are as the projection wrote them.
+      const moved = (r: { seq: string; until_seq: string | null }) => r.seq === lastSeq || r.until_seq === lastSeq;
+      const unmoved = (all: Awaited<ReturnType<typeof rows>>) => ({ findings: all.findings.filter((r: any) => !moved(r)), managers: all.managers.filter((r: any) => !moved(r)) });
+      expect(unmoved(after)).toEqual(unmoved(before.rows));
+      expect(after.findings.length + after.managers.length).toBe(before.rows.findings.length + before.rows.managers.length);
     } finally {
-      // The times the projection would have written (the other tests' rows as they were).
+      // The times the projection wrote (the other tests' rows as they were).
       for (const table of ['findings_versions', 'manager_objects_versions']) {
         await ds.query(
           `UPDATE ${table} v SET at = (SELECT date_trunc('milliseconds', e.observed_at) FROM events e WHERE e.seq = v.seq),
                                  until_at = (SELECT date_trunc('milliseconds', e.observed_at) FROM events e WHERE e.seq = v.until_seq)`,
         );
       }
-      await ds.query(`DELETE FROM time_versions_start`);
+      await ds.query(`UPDATE ownership_states SET ordered_through = last_seq`);
+      await ds.query(`DELETE FROM derived_versions_start`);
     }
+    expect(await rows()).toEqual(before.rows);
+    expect(await answers()).toEqual(before.answers);
   });
 
   it('lists the managers as of every sequence from the index versions as folding every object gives them', async () => {

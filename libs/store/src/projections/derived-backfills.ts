@@ -72,21 +72,25 @@ export async function backfillDerivedVersions(q: QueryRunner): Promise<void> {
   // commits, and an object one of them has written versions for keeps its own.
   await q.query(`LOCK TABLE ownership_states IN SHARE ROW EXCLUSIVE MODE`);
   await q.query(
-    `INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings)
-     SELECT f.generation, f.object_id, s.last_seq, NULL, f.cluster, f.findings
+    `INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings, at)
+     SELECT f.generation, f.object_id, s.last_seq, NULL, f.cluster, f.findings, date_trunc('milliseconds', s.last_at)
      FROM object_findings f JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
      WHERE s.versions_through IS NULL
        AND NOT EXISTS (SELECT 1 FROM findings_versions v WHERE v.generation = f.generation AND v.object_id = f.object_id)
      ON CONFLICT (generation, object_id, seq) DO NOTHING`,
   );
   await q.query(
-    `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
-     SELECT m.generation, m.object_id, m.manager, s.last_seq, NULL, m.cluster, m.field_count, m.identities, m.identity_field_count
+    `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count, at)
+     SELECT m.generation, m.object_id, m.manager, s.last_seq, NULL, m.cluster, m.field_count, m.identities, m.identity_field_count, date_trunc('milliseconds', s.last_at)
      FROM manager_objects m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
      WHERE s.versions_through IS NULL
        AND NOT EXISTS (SELECT 1 FROM manager_objects_versions v WHERE v.generation = m.generation AND v.object_id = m.object_id)
      ON CONFLICT (generation, object_id, manager, seq) DO NOTHING`,
   );
   await q.query(`UPDATE ownership_states SET versions_through = last_seq WHERE versions_through IS NULL`);
-  await q.query(`INSERT INTO derived_versions_start (generation, seq) SELECT generation, max(last_seq) FROM ownership_states GROUP BY generation ON CONFLICT DO NOTHING`);
+  // As of a time, from the newest of those events (the objects whose events went back in time are folded anyway).
+  await q.query(
+    `INSERT INTO derived_versions_start (generation, seq, at)
+     SELECT generation, max(last_seq), date_trunc('milliseconds', max(last_at)) FROM ownership_states GROUP BY generation ON CONFLICT DO NOTHING`,
+  );
 }

@@ -96,7 +96,6 @@ const FOLDED_MANAGERS = 'managers-folded';
 const FINDINGS_VERSIONS = 'findings-versions';
 const MANAGERS_VERSIONS = 'managers-versions';
 
-/** A stored finding's place in the list: cluster, object id, its ordinal in the object's findings. */
 /** A finding's place in the list: its object's cluster and id, then its place (from 1) among the object's findings. */
 type FindingKey = [cluster: string, objectId: string, ordinal: number];
 
@@ -113,15 +112,15 @@ function findingsPage(rows: readonly { key: FindingKey; item: Finding }[], limit
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(list, last.key) : null };
 }
 
-/** `at=` as SQL: `[seq or null, time or null]`. */
 /** `at=` as the one placeholder of `versionInForceAt`: the sequence, or the time in whole milliseconds (as events are compared). */
 const versionMoment = (at: AsOf): string => (at.kind === 'seq' ? at.seq : new Date(at.ms).toISOString());
 
 /**
  * The condition that a row of a derived versions table (alias `v`: `findings_versions`,
  * `manager_objects_versions`) is in force at `at` (the placeholder `moment`, `versionMoment`'s).
- * By time, a row without times was written before its generation's `time_versions_start` (began,
- * and if it has ended, ended, before it): the caller answers only at or after that.
+ * By time, a row without times began (and if it has ended, ended) before every event kept: its event
+ * is gone (a dropped partition). A row an earlier version's worker wrote has none either, but its
+ * object is left out of time order (`ordered_through`) and folded instead.
  */
 function versionInForceAt(v: string, at: AsOf, moment: string): string {
   return at.kind === 'seq'
@@ -129,6 +128,7 @@ function versionInForceAt(v: string, at: AsOf, moment: string): string {
     : `coalesce(${v}.at, '-infinity') <= ${moment}::timestamptz AND (${v}.until_seq IS NULL OR coalesce(${v}.until_at, '-infinity') > ${moment}::timestamptz)`;
 }
 
+/** `at=` as SQL: `[seq or null, time or null]`. */
 const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
 
 interface ObjectRow {
@@ -491,10 +491,10 @@ export class OwnershipQueries {
       const after = decodeCursor(FINDINGS_VERSIONS, cursor, isFindingKey);
       const rows = await this.storedFindingRows(filter, at, after, limit + 1, scopes, unordered);
       await this.forEachStateAt(at, cluster ? { cluster } : {}, scopes, (s) => {
-        // Each finding's key is its place among the object's findings, as the versions store them.
-        const all = fieldFindings(s);
+        // Each finding's key is its place among the object's findings, as the versions store them (one per field and type).
+        const places = new Map(fieldFindings(s).map((x, i) => [`${x.fieldsV1Path}\u0000${x.type}`, i + 1]));
         for (const f of findings([s], options)) {
-          const key: FindingKey = [f.cluster, f.objectId, 1 + all.findIndex((x) => x.fieldsV1Path === f.fieldsV1Path && x.type === f.type)];
+          const key: FindingKey = [f.cluster, f.objectId, places.get(`${f.fieldsV1Path}\u0000${f.type}`)!];
           if (after === undefined || compareFindingKeys(key, after) > 0) rows.push({ key, item: f });
         }
       }, unordered);
@@ -518,15 +518,15 @@ export class OwnershipQueries {
   /**
    * True when the versions of the findings and of the manager index hold every object's as of the
    * time `time` (whole milliseconds, as `versionMoment` gives it), but for the objects out of time
-   * order (`outOfTimeOrder`): the active generation placed its versions in time by then
-   * (`time_versions_start`), every state was written with its versions, and every event observed
-   * by then is projected.
+   * order (`outOfTimeOrder`): the active generation's versions are complete by then (from when the
+   * newest event up to `derived_versions_start` was observed), every state was written with its
+   * versions, and every event observed by then is projected.
    */
   private async timeVersionsAnswer(time: string): Promise<boolean> {
     const [row]: { answers: boolean }[] = await preparedQuery(
       this.dataSource,
       'time-versions-answer',
-      `SELECT coalesce((SELECT t.at FROM time_versions_start t WHERE t.generation = ${ACTIVE}) <= $1::timestamptz, true)
+      `SELECT coalesce((SELECT d.at FROM derived_versions_start d WHERE d.generation = ${ACTIVE}), '-infinity') <= $1::timestamptz
               AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_through IS DISTINCT FROM s.last_seq)
               AND NOT EXISTS (
                 -- observed by then to the millisecond (a range on the partition key, so later partitions are skipped)

@@ -185,7 +185,10 @@ describe('ownership versions and stored transitions: reads without folding (real
   it('the derived versions carry the times of the events that start and end them, one batch an event or many', async () => {
     // Each event of these cases in a batch of its own: versions end by the close of a stored row, not within a batch.
     const cases = ['incident-a-pod-set-image', 'incident-b-configmap-ghost-label', 'incident-d-hpa-scale-subresource', 'csa-to-ssa-upgrade-kubectl'];
-    for (const c of cases) for (const o of caseObservations(c, 'times').observations) await appender.append([o]);
+    // Observed to the microsecond, as a watcher may report: `at=` compares (and the versions keep) whole milliseconds.
+    const microseconds = (o: Observation): Observation => ({ ...o, observedAt: o.observedAt.replace(/(\.\d+)?Z$/, (m) => `${(m.length > 1 ? m.slice(0, -1) : '.000').padEnd(4, '0').slice(0, 4)}789Z`) });
+    for (const c of cases) for (const o of caseObservations(c, 'times').observations) await appender.append([microseconds(o)]);
+    expect((await ds.query(`SELECT count(*)::integer AS n FROM events WHERE date_trunc('milliseconds', observed_at) <> observed_at`))[0].n).toBeGreaterThan(0);
     await project();
     for (const table of ['findings_versions', 'manager_objects_versions']) {
       const ended = await ds.query(`SELECT count(*)::integer AS n FROM ${table} WHERE until_seq IS NOT NULL AND cluster = 'times'`);
