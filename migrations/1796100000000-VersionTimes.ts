@@ -16,8 +16,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   from `seq` on) answers `at=` a time from them only from when the newest event up to `seq` was
  *   observed.
  *
- * The three tables are locked first, in the order appends and the projector take them (states, then
- * versions), so a worker of the earlier version appending meanwhile waits instead of deadlocking.
+ * The tables it changes are locked first, in the order appends and the projector take them (states,
+ * then versions), so a worker of the earlier version appending meanwhile waits instead of deadlocking.
  * Reads every event's sequence and time once (no bodies) and writes every state and version row once.
  */
 export class VersionTimes1796100000000 implements MigrationInterface {

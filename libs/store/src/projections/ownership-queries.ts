@@ -508,7 +508,8 @@ export class OwnershipQueries {
 
   /**
    * True when a list as of `at` reads the versions, false when it folds: as of a moment the versions
-   * answer (`versionsAnswerAt`); a list goes on the way it began (its cursor's list tag).
+   * answer (`derivedVersionsAnswer` by sequence, `timeVersionsAnswer` by time); a list goes on the way
+   * it began (its cursor's list tag).
    */
   private async readsVersions(at: AsOf, cursor: string | undefined, versionsList: string, foldedList: string): Promise<boolean> {
     if (isCursorOf(foldedList, cursor)) return false;
@@ -676,7 +677,7 @@ export class OwnershipQueries {
   private async forEachStateAt(
     at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void, only?: readonly string[],
   ): Promise<void> {
-    const [atSeq] = atParams(at);
+    const atSeq = at.kind === 'seq' ? at.seq : null;
     const atTime = at.kind === 'time' ? versionMoment(at) : null;
     const visible = inScopes('object_id', scopes, 7);
     // Seen by then: as of a time, its first event observed by then (to the millisecond, as the fold compares), or, for an
