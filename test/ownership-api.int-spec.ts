@@ -7,6 +7,7 @@ import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/sr
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
 import { VersionTimes1796100000000 } from '../migrations/1796100000000-VersionTimes.js';
+import { StateUpdatesInPlace1796200000000 } from '../migrations/1796200000000-StateUpdatesInPlace.js';
 
 // Recorded conformance cases → BullMQ → ingest → events → project → projections → the /v1 API over HTTP.
 
@@ -567,13 +568,15 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     const [{ observed_at: lastObserved }] = await ds.query(`SELECT observed_at FROM events WHERE seq = $1`, [lastSeq]);
     const runner = ds.createQueryRunner();
     // In one transaction, as migrations run: as before the migration (a generation filled at the upgrade before,
-    // complete from its newest event), then the migration.
+    // complete from its newest event; the later migration taken down first and put back after), then the migration.
     await runner.startTransaction();
     try {
+      await new StateUpdatesInPlace1796200000000().down(runner);
       await new VersionTimes1796100000000().down(runner);
       await runner.query(`INSERT INTO derived_versions_start (generation, seq) VALUES ($1, $2)`, [active, lastSeq]);
       await runner.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
       await new VersionTimes1796100000000().up(runner);
+      await new StateUpdatesInPlace1796200000000().up(runner);
       await runner.query(`UPDATE events SET observed_at = $2 WHERE seq = $1`, [lastSeq, lastObserved]);
       await runner.commitTransaction();
     } catch (e) {

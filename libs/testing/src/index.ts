@@ -1,6 +1,6 @@
 export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { TEST_SENSITIVE_HASH_KEY, createTestContext, type TestContext } from './test-context.js';
-export { deploymentManagedFields, deploymentObservation, secretObservation, type DeploymentShape } from './observation.factory.js';
+export { deploymentManagedFields, deploymentObservation, scaledBy, secretObservation, type DeploymentShape } from './observation.factory.js';
 export { waitFor } from './wait-for.js';
 export { freePort } from './free-port.js';
 

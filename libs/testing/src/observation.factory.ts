@@ -135,3 +135,13 @@ export function secretObservation(uid: string, resourceVersion: string, password
     },
   };
 }
+
+/**
+ * A later write of a Deployment observation: `manager` takes `.spec.replicas` with an Update (an ownership
+ * change, not only a new body), at `resourceVersion`.
+ */
+export function scaledBy(o: Observation, manager: string, replicas: number, resourceVersion: string): Observation {
+  const m = o.object.metadata;
+  const entry = { manager, operation: 'Update', apiVersion: 'apps/v1', time: '2026-11-21T10:05:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } };
+  return { ...o, object: { ...o.object, spec: { ...(o.object['spec'] as object), replicas }, metadata: { ...m, resourceVersion, managedFields: [...(m.managedFields ?? []), entry] } } };
+}

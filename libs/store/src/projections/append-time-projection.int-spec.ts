@@ -1,19 +1,12 @@
 import type { DataSource } from 'typeorm';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
-import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
 import { ProjectionConflictError, type OwnershipProjector } from '../../../audit/src/index.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
-
-/** A later write: `manager` takes `.spec.replicas` with an Update (an ownership change, not only a new body). */
-const scaledBy = (o: Observation, manager: string, replicas: number, resourceVersion: string): Observation => {
-  const m = o.object.metadata;
-  const entry = { manager, operation: 'Update', apiVersion: 'apps/v1', time: '2026-11-21T10:05:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } };
-  return { ...o, object: { ...o.object, spec: { ...(o.object['spec'] as object), replicas }, metadata: { ...m, resourceVersion, managedFields: [...(m.managedFields ?? []), entry] } } };
-};
 
 describe('projection at append: an ingest batch folds what it stores (real Postgres)', () => {
   let db: TestDatabase;

@@ -528,7 +528,7 @@ export class OwnershipQueries {
       this.dataSource,
       'time-versions-answer',
       `SELECT coalesce((SELECT d.at FROM derived_versions_start d WHERE d.generation = ${ACTIVE}), '-infinity') <= $1::timestamptz
-              AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_through IS DISTINCT FROM s.last_seq)
+              AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_behind)
               AND NOT EXISTS (
                 -- observed by then to the millisecond (a range on the partition key, so later partitions are skipped)
                 SELECT 1 FROM events e
@@ -551,7 +551,7 @@ export class OwnershipQueries {
       'derived-versions-answer',
       `SELECT coalesce((SELECT v.seq FROM derived_versions_start v WHERE v.generation = ${ACTIVE}), 0) <= $1::bigint
               -- a state written without its versions (by an earlier version's worker, during a rollout)
-              AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_through IS DISTINCT FROM s.last_seq)
+              AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_behind)
               AND NOT EXISTS (
                 SELECT 1 FROM events e
                 WHERE e.seq <= $1::bigint
@@ -573,7 +573,7 @@ export class OwnershipQueries {
     const visible = inScopes('s.object_id', scopes, 2);
     const rows: { object_id: string }[] = await this.dataSource.query(
       `SELECT s.object_id FROM ownership_states s
-       WHERE s.generation = ${ACTIVE} AND s.ordered_through IS DISTINCT FROM s.last_seq AND ($1::text IS NULL OR s.cluster = $1)${visible.sql}`,
+       WHERE s.generation = ${ACTIVE} AND s.out_of_time_order AND ($1::text IS NULL OR s.cluster = $1)${visible.sql}`,
       [cluster ?? null, ...visible.params],
     );
     return rows.map((r) => r.object_id);
@@ -686,7 +686,7 @@ export class OwnershipQueries {
       `SELECT object_id FROM ownership_states s
        WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint)
          AND ($2::timestamptz IS NULL OR date_trunc('milliseconds', first_at) <= $2::timestamptz
-              OR (s.ordered_through IS DISTINCT FROM s.last_seq
+              OR (s.out_of_time_order
                   AND EXISTS (SELECT 1 FROM events e WHERE e.object_id = s.object_id::bigint AND e.observed_at < $2::timestamptz + interval '1 millisecond')))
          AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
          AND ($6::text[] IS NULL OR object_id = ANY ($6::text[]))${visible.sql}
