@@ -318,6 +318,54 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     expect(await listed(`at=${sDeleted}`)).toEqual([{ id, deleted: true }]);
   });
 
+  it('lists the objects as of every time as each object answers then: to the millisecond, and one whose events went back in time', async () => {
+    const all: { id: string }[] = await wholeList('/v1/objects', '');
+    const listed = async (t: string) => (await wholeList('/v1/objects', `&at=${q(t)}`)).map((o: { id: string; deleted: boolean }) => [o.id, o.deleted]);
+    const answered = async (t: string) => {
+      const found: [string, boolean][] = [];
+      for (const { id } of all) {
+        const r = await get(`/v1/objects/${id}/ownership?at=${q(t)}`);
+        if (r.status === 200) found.push([id, r.body.object.deleted]);
+        else expect([id, t, r.status]).toEqual([id, t, 404]);
+      }
+      return found;
+    };
+    // Every event observed 700 µs into its millisecond, and the objects' histories apart by tens of milliseconds (their
+    // events' order kept), the states' times with them (as the projection writes them).
+    const shift = async (sign: 1 | -1) => {
+      const by = (id: string) => `${sign} * (interval '700 microseconds' + (${id} % 4) * interval '10 milliseconds')`;
+      await ds.query(`UPDATE events SET observed_at = observed_at + ${by('object_id')}`);
+      await ds.query(`UPDATE ownership_states SET first_at = first_at + ${by('object_id::bigint')}, last_at = last_at + ${by('object_id::bigint')}`);
+    };
+    await shift(1);
+    // One object whose last event went back in time: observed a millisecond before every other event.
+    const [{ object_id: unordered, last_seq: lastSeq }] = await ds.query(
+      `SELECT object_id, last_seq::text FROM ownership_states WHERE generation = (SELECT active FROM projection_generations) AND first_seq <> last_seq ORDER BY object_id LIMIT 1`,
+    );
+    const [{ observed: lastObserved }] = await ds.query(`SELECT observed_at::text AS observed FROM events WHERE seq = $1`, [lastSeq]);
+    await ds.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
+    await ds.query(`UPDATE ownership_states SET last_at = (SELECT observed_at FROM events WHERE seq = $1), ordered_through = NULL WHERE object_id = $2`, [lastSeq, unordered]);
+    try {
+      const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
+      const times = [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))];
+      const answers = new Set<string>();
+      for (const t of times) {
+        const expected = await answered(t);
+        expect([t, await listed(t)]).toEqual([t, expected]);
+        answers.add(JSON.stringify(expected));
+      }
+      // Objects appear one history after another, and one is deleted.
+      expect(answers.size).toBeGreaterThan(6);
+      expect([...answers].some((a) => a.includes('true'))).toBe(true);
+      // The object out of time order is listed from its moved event on, before its first one.
+      expect((await listed(observed[0]!)).map(([id]: [string]) => id)).toEqual([unordered]);
+    } finally {
+      await ds.query(`UPDATE events SET observed_at = $2::timestamptz WHERE seq = $1`, [lastSeq, lastObserved]);
+      await ds.query(`UPDATE ownership_states SET last_at = $2::timestamptz, ordered_through = last_seq WHERE object_id = $1`, [unordered, lastObserved]);
+      await shift(-1);
+    }
+  });
+
   it('incident d: the HPA owns .spec.replicas through the scale subresource, taken from the applier', async () => {
     const id = ids.get('incident-d-hpa-scale-subresource')!;
     const field = await get(`/v1/objects/${id}/fields?path=.spec.replicas`);

@@ -116,6 +116,15 @@ function findingsPage(rows: readonly { key: FindingKey; item: Finding }[], limit
 const versionMoment = (at: AsOf): string => (at.kind === 'seq' ? at.seq : new Date(at.ms).toISOString());
 
 /**
+ * The condition that the state `s` has an event observed by `moment` (a placeholder holding a time in
+ * whole milliseconds, `versionMoment`'s), as the fold finds an object's events as of a time (to the
+ * millisecond): its first event, or, for an object whose events went back in time, any of them.
+ */
+const seenByTime = (moment: string): string =>
+  `(date_trunc('milliseconds', s.first_at) <= ${moment}::timestamptz
+    OR (s.out_of_time_order AND EXISTS (SELECT 1 FROM events e WHERE e.object_id = s.object_id::bigint AND e.observed_at < ${moment}::timestamptz + interval '1 millisecond')))`;
+
+/**
  * The condition that a row of a derived versions table (alias `v`: `findings_versions`,
  * `manager_objects_versions`) is in force at `at` (the placeholder `moment`, `versionMoment`'s).
  * By time, a row without times began (and if it has ended, ended) before every event kept: its event
@@ -198,14 +207,16 @@ export class OwnershipQueries {
    * where versions cannot answer exactly.
    */
   private async objectRows(filter: ObjectFilter, at: AsOf | undefined, after: string | undefined, limit: number): Promise<ObjectRow[]> {
-    const [atSeq, atTime] = atParams(at);
+    const atSeq = at?.kind === 'seq' ? at.seq : null;
+    const atTime = at?.kind === 'time' ? versionMoment(at) : null;
     const then = at !== undefined && filter.manager !== undefined ? at : undefined;
     // No event by then: not listed (as `snapshot` finds none); else the version's owners, unknown (null) where it cannot answer.
     const ownedThen = then && `CASE WHEN t.seq IS NULL THEN false WHEN ${VERSION_ANSWERS} THEN ${ownsAFieldSql('v.fields', '$7')} END`;
     // Identity columns only: the jsonb state (with the object's body) is not read for a list.
     return this.dataSource.query(
       `SELECT s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, s.last_seq::text AS last_seq, s.last_at,
-              s.deleted AND ($9::bigint IS NULL OR s.last_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.last_at <= $10::timestamptz) AS deleted_then,
+              s.deleted AND ($9::bigint IS NULL OR s.last_seq <= $9::bigint)
+                AND ($10::timestamptz IS NULL OR date_trunc('milliseconds', s.last_at) <= $10::timestamptz) AS deleted_then,
               ${ownedThen ?? 'true'} AS owned_then
        FROM ownership_states s
        ${then ? versionInForceSql('s.object_id::bigint', then.kind, '$12', '$13') : ''}
@@ -216,7 +227,7 @@ export class OwnershipQueries {
            ? `(${ownedThen}) IS NOT FALSE`
            : `($7::text IS NULL OR EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $7))`}
          AND ($8::text IS NULL OR s.object_id > $8)
-         AND ($9::bigint IS NULL OR s.first_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR s.first_at <= $10::timestamptz)
+         AND ($9::bigint IS NULL OR s.first_seq <= $9::bigint) AND ($10::timestamptz IS NULL OR ${seenByTime('$10')})
        ORDER BY s.object_id
        LIMIT $11`,
       [filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null, filter.name ?? null,
@@ -680,14 +691,9 @@ export class OwnershipQueries {
     const atSeq = at.kind === 'seq' ? at.seq : null;
     const atTime = at.kind === 'time' ? versionMoment(at) : null;
     const visible = inScopes('object_id', scopes, 7);
-    // Seen by then: as of a time, its first event observed by then (to the millisecond, as the fold compares), or, for an
-    // object whose events went back in time, any event.
     const rows: { object_id: string }[] = await this.dataSource.query(
       `SELECT object_id FROM ownership_states s
-       WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint)
-         AND ($2::timestamptz IS NULL OR date_trunc('milliseconds', first_at) <= $2::timestamptz
-              OR (s.out_of_time_order
-                  AND EXISTS (SELECT 1 FROM events e WHERE e.object_id = s.object_id::bigint AND e.observed_at < $2::timestamptz + interval '1 millisecond')))
+       WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint) AND ($2::timestamptz IS NULL OR ${seenByTime('$2')})
          AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
          AND ($6::text[] IS NULL OR object_id = ANY ($6::text[]))${visible.sql}
        ORDER BY object_id`,
