@@ -336,6 +336,8 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       const by = (id: string) => `${sign} * (interval '700 microseconds' + (${id} % 4) * interval '10 milliseconds')`;
       await ds.query(`UPDATE events SET observed_at = observed_at + ${by('object_id')}`);
       await ds.query(`UPDATE ownership_states SET first_at = first_at + ${by('object_id::bigint')}, last_at = last_at + ${by('object_id::bigint')}`);
+      // Transitions carry their events' times to the millisecond.
+      await ds.query(`UPDATE field_transitions SET at = at + ${sign} * (object_id::bigint % 4) * interval '10 milliseconds'`);
     };
     await shift(1);
     // One object whose last event went back in time: observed a millisecond before every other event.
@@ -349,10 +351,18 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
       const times = [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))];
       const answers = new Set<string>();
+      // An object's transitions as of a time are those observed by then, its first observation's included (in time order only).
+      const transitions = async (id: string, at: string) => (await get(`/v1/objects/${id}/transitions?limit=500${at}`)).body.items;
+      const inOrder = all.map((o) => o.id).filter((id) => id !== unordered);
+      const everyTransition = new Map<string, { at: string }[]>();
+      for (const id of inOrder) everyTransition.set(id, await transitions(id, ''));
       for (const t of times) {
         const expected = await answered(t);
         expect([t, await listed(t)]).toEqual([t, expected]);
         answers.add(JSON.stringify(expected));
+        for (const id of inOrder) {
+          expect([id, t, await transitions(id, `&at=${q(t)}`)]).toEqual([id, t, everyTransition.get(id)!.filter((x) => Date.parse(x.at) <= Date.parse(t))]);
+        }
       }
       // Objects appear one history after another, and one is deleted.
       expect(answers.size).toBeGreaterThan(6);

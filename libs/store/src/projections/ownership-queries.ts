@@ -138,7 +138,6 @@ function versionInForceAt(v: string, at: AsOf, moment: string): string {
 }
 
 /** `at=` as SQL: `[seq or null, time or null]`. */
-const atParams = (at?: AsOf): [string | null, string | null] => (!at ? [null, null] : at.kind === 'seq' ? [at.seq, null] : [null, at.time]);
 
 interface ObjectRow {
   object_id: string; cluster: string; uid: string; api_group: string; api_version: string; kind: string;
@@ -361,7 +360,9 @@ export class OwnershipQueries {
    */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
-    const [atSeq, atTime] = atParams(at);
+    const atSeq = at?.kind === 'seq' ? at.seq : null;
+    // Transitions are stored at their events' times to the millisecond; the first observation's event is compared so too.
+    const atTime = at?.kind === 'time' ? versionMoment(at) : null;
     // Prepared: the first observation's event is read from the partitioned log, which plans in several times the time it runs.
     const [r] = await preparedQuery<{ known: boolean; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
       this.dataSource,
@@ -381,7 +382,7 @@ export class OwnershipQueries {
                JOIN ownership_versions v ON v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq
                JOIN events e ON e.object_id = s.object_id::bigint AND e.seq = s.first_seq
                WHERE s.generation = ${ACTIVE} AND s.object_id = $1
-                 AND ($4::bigint IS NULL OR s.first_seq <= $4::bigint) AND ($5::timestamptz IS NULL OR e.observed_at <= $5::timestamptz)) AS first`,
+                 AND ($4::bigint IS NULL OR s.first_seq <= $4::bigint) AND ($5::timestamptz IS NULL OR date_trunc('milliseconds', e.observed_at) <= $5::timestamptz)) AS first`,
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
     if (!r!.known) throw objectNotFound(objectId, at);
