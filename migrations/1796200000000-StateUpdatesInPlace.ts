@@ -7,15 +7,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Before, no update of `ownership_states` could be HOT: its two partial indexes named `last_seq`,
  * `versions_through` and `ordered_through` in their conditions, and every fold changes all three, so
- * each event of an object wrote its state's new row elsewhere plus an entry in every index of the
- * table, and left the old row until vacuum. The conditions are now two stored generated columns,
+ * each event of an object wrote its state's new row elsewhere, with new entries in the table's
+ * indexes that only vacuum removes again. The conditions are now two stored generated columns,
  * `versions_behind` and `out_of_time_order`, which Postgres computes on every write (a worker of an
  * earlier version that does not know them included) and which stay false while an object's
  * versions are current and its events in time order: an update that leaves them and the identity as
  * they were is HOT when the page has room. The indexes are the same two, on the new columns.
  *
- * Adding a stored column rewrites the table, holding it meanwhile (see docs/benchmarks.md for the
- * time per million states). No fillfactor is set: a table listed once is packed, so an object's
+ * Adding a stored column rewrites the table, holding it meanwhile: API reads and appends wait (see
+ * docs/benchmarks.md for the time per million states). No fillfactor is set: a table listed once is packed, so an object's
  * first later event still moves its row (as before), and the room it leaves on the page takes the
  * next updates of that page's rows in place (measured: docs/benchmarks.md).
  */

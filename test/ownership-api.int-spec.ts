@@ -339,15 +339,20 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       // Transitions carry their events' times to the millisecond.
       await ds.query(`UPDATE field_transitions SET at = at + ${sign} * (object_id::bigint % 4) * interval '10 milliseconds'`);
     };
-    await shift(1);
-    // One object whose last event went back in time: observed a millisecond before every other event.
-    const [{ object_id: unordered, last_seq: lastSeq }] = await ds.query(
-      `SELECT object_id, last_seq::text FROM ownership_states WHERE generation = (SELECT active FROM projection_generations) AND first_seq <> last_seq ORDER BY object_id LIMIT 1`,
+    // One object whose last event went back in time: observed a millisecond before every other event (its row as it was, to restore).
+    const [{ object_id: unordered, last_seq: lastSeq, last_at: lastAt, ordered_through: orderedThrough }] = await ds.query(
+      `SELECT object_id, last_seq::text, last_at::text, ordered_through::text FROM ownership_states
+       WHERE generation = (SELECT active FROM projection_generations) AND first_seq <> last_seq ORDER BY object_id LIMIT 1`,
     );
     const [{ observed: lastObserved }] = await ds.query(`SELECT observed_at::text AS observed FROM events WHERE seq = $1`, [lastSeq]);
-    await ds.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
-    await ds.query(`UPDATE ownership_states SET last_at = (SELECT observed_at FROM events WHERE seq = $1), ordered_through = NULL WHERE object_id = $2`, [lastSeq, unordered]);
+    // (the shift below assumes whole milliseconds: the recorded cases' times are whole seconds)
+    expect(await ds.query(`SELECT count(*)::int AS n FROM events WHERE date_trunc('milliseconds', observed_at) <> observed_at`)).toEqual([{ n: 0 }]);
+    let shifted = false;
     try {
+      await shift(1);
+      shifted = true;
+      await ds.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
+      await ds.query(`UPDATE ownership_states SET last_at = (SELECT observed_at FROM events WHERE seq = $1), ordered_through = NULL WHERE object_id = $2`, [lastSeq, unordered]);
       const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
       const times = [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))];
       const answers = new Set<string>();
@@ -370,9 +375,10 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       // The object out of time order is listed from its moved event on, before its first one.
       expect((await listed(observed[0]!)).map(([id]: [string]) => id)).toEqual([unordered]);
     } finally {
+      // Back as it was: every time, then the moved event and its state's row.
+      if (shifted) await shift(-1);
       await ds.query(`UPDATE events SET observed_at = $2::timestamptz WHERE seq = $1`, [lastSeq, lastObserved]);
-      await ds.query(`UPDATE ownership_states SET last_at = $2::timestamptz, ordered_through = last_seq WHERE object_id = $1`, [unordered, lastObserved]);
-      await shift(-1);
+      await ds.query(`UPDATE ownership_states SET last_at = $2::timestamptz, ordered_through = $3::bigint WHERE object_id = $1`, [unordered, lastAt, orderedThrough]);
     }
   });
 
@@ -617,6 +623,12 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     });
     const before = { answers: await answers(), rows: await rows() };
     expect(before.rows.managers.filter((r: { until_at: unknown }) => r.until_at !== null).length).toBeGreaterThan(0);
+    const indexes = () => ds.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ownership_states' ORDER BY indexname`);
+    const indexesBefore = await indexes();
+    expect(indexesBefore.map((i: { indexdef: string }) => i.indexdef).filter((d: string) => d.includes('WHERE'))).toEqual([
+      expect.stringMatching(/\(generation\) WHERE out_of_time_order$/),
+      expect.stringMatching(/\(generation\) WHERE versions_behind$/),
+    ]);
     const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
     // One object whose events went back in time: moved a millisecond before the first event, its last one is out of order.
     const [{ object_id: unordered, last_seq: lastSeq }] = await ds.query(
@@ -646,6 +658,9 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     try {
       const after = await rows();
       expect(after.states.filter((r: { ordered_through: string | null }) => r.ordered_through === null).map((r: { object_id: string }) => r.object_id)).toEqual([unordered]);
+      // The later migration, back up after it, gives the same indexes and flags the same state.
+      expect(await indexes()).toEqual(indexesBefore);
+      expect(await ds.query(`SELECT object_id FROM ownership_states WHERE out_of_time_order`)).toEqual([{ object_id: unordered }]);
       const [{ at }] = await ds.query(`SELECT at FROM derived_versions_start WHERE generation = $1`, [active]);
       // (the moved event was the oldest then)
       const [{ newest }] = await ds.query(`SELECT date_trunc('milliseconds', max(observed_at)) AS newest FROM events WHERE seq < $1`, [lastSeq]);

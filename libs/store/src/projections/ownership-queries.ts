@@ -137,8 +137,6 @@ function versionInForceAt(v: string, at: AsOf, moment: string): string {
     : `coalesce(${v}.at, '-infinity') <= ${moment}::timestamptz AND (${v}.until_seq IS NULL OR coalesce(${v}.until_at, '-infinity') > ${moment}::timestamptz)`;
 }
 
-/** `at=` as SQL: `[seq or null, time or null]`. */
-
 interface ObjectRow {
   object_id: string; cluster: string; uid: string; api_group: string; api_version: string; kind: string;
   namespace: string | null; name: string; last_seq: string; last_at: Date; deleted_then: boolean;
@@ -382,7 +380,7 @@ export class OwnershipQueries {
                JOIN ownership_versions v ON v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq
                JOIN events e ON e.object_id = s.object_id::bigint AND e.seq = s.first_seq
                WHERE s.generation = ${ACTIVE} AND s.object_id = $1
-                 AND ($4::bigint IS NULL OR s.first_seq <= $4::bigint) AND ($5::timestamptz IS NULL OR date_trunc('milliseconds', e.observed_at) <= $5::timestamptz)) AS first`,
+                 AND ($4::bigint IS NULL OR s.first_seq <= $4::bigint) AND ($5::timestamptz IS NULL OR e.observed_at < $5::timestamptz + interval '1 millisecond')) AS first`,
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
     if (!r!.known) throw objectNotFound(objectId, at);
