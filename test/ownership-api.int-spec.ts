@@ -62,6 +62,12 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     return page.body.items;
   };
 
+  /** Every time an event was observed (to the millisecond), oldest first, and the same with a millisecond before each. */
+  const eventTimes = async () => {
+    const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
+    return { observed, times: [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))] };
+  };
+
   /**
    * `list` as of every sequence of the log, for each of `queries(seq)`: answered from the versions,
    * then the same folded from every object's events (versions kept only from after the last
@@ -94,8 +100,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
    * only after the newest), which must give the same; also page by page at the newest.
    */
   const versionsAnswerAsTheFoldByTime = async (list: string, table: string, queries: (time: string) => string[]) => {
-    const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
-    const times = [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))];
+    const { observed, times } = await eventTimes();
     const newest = observed.at(-1)!;
     const fromVersions = new Map<string, unknown[]>();
     for (const t of times) for (const query of queries(q(t))) fromVersions.set(query, await wholeList(list, query));
@@ -353,8 +358,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       shifted = true;
       await ds.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
       await ds.query(`UPDATE ownership_states SET last_at = (SELECT observed_at FROM events WHERE seq = $1), ordered_through = NULL WHERE object_id = $2`, [lastSeq, unordered]);
-      const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
-      const times = [...new Set(observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]))];
+      const { observed, times } = await eventTimes();
       const answers = new Set<string>();
       // An object's transitions as of a time are those observed by then, its first observation's included (in time order only).
       const transitions = async (id: string, at: string) => (await get(`/v1/objects/${id}/transitions?limit=500${at}`)).body.items;
@@ -609,8 +613,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
   });
 
   it('the migration that gave the versions their times fills them from the events as the projection writes them', async () => {
-    const observed: string[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', observed_at) AS t FROM events ORDER BY 1`)).map((r: { t: Date }) => r.t.toISOString());
-    const times = observed.flatMap((t) => [new Date(Date.parse(t) - 1).toISOString(), t]);
+    const { times } = await eventTimes();
     const answers = async () => {
       const all: unknown[] = [];
       for (const t of times) for (const list of ['/v1/findings', '/v1/managers']) all.push([list, t, await wholeList(list, `&at=${q(t)}`)]);

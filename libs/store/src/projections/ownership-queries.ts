@@ -204,8 +204,7 @@ export class OwnershipQueries {
    * where versions cannot answer exactly.
    */
   private async objectRows(filter: ObjectFilter, at: AsOf | undefined, after: string | undefined, limit: number): Promise<ObjectRow[]> {
-    const atSeq = at?.kind === 'seq' ? at.seq : null;
-    const atTime = at?.kind === 'time' ? versionMoment(at) : null;
+    const [atSeq, atTime] = at ? versionAtParams(at) : [null, null];
     const then = at !== undefined && filter.manager !== undefined ? at : undefined;
     // No event by then: not listed (as `snapshot` finds none); else the version's owners, unknown (null) where it cannot answer.
     const ownedThen = then && `CASE WHEN t.seq IS NULL THEN false WHEN ${VERSION_ANSWERS} THEN ${ownsAFieldSql('v.fields', '$7')} END`;
@@ -358,9 +357,8 @@ export class OwnershipQueries {
    */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
-    const atSeq = at?.kind === 'seq' ? at.seq : null;
     // Transitions are stored at their events' times to the millisecond; the first observation's event is compared so too.
-    const atTime = at?.kind === 'time' ? versionMoment(at) : null;
+    const [atSeq, atTime] = at ? versionAtParams(at) : [null, null];
     // Prepared: the first observation's event is read from the partitioned log, which plans in several times the time it runs.
     const [r] = await preparedQuery<{ known: boolean; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
       this.dataSource,
@@ -687,8 +685,7 @@ export class OwnershipQueries {
   private async forEachStateAt(
     at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void, only?: readonly string[],
   ): Promise<void> {
-    const atSeq = at.kind === 'seq' ? at.seq : null;
-    const atTime = at.kind === 'time' ? versionMoment(at) : null;
+    const [atSeq, atTime] = versionAtParams(at);
     const visible = inScopes('object_id', scopes, 7);
     const rows: { object_id: string }[] = await this.dataSource.query(
       `SELECT object_id FROM ownership_states s
