@@ -350,6 +350,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
        WHERE generation = (SELECT active FROM projection_generations) AND first_seq <> last_seq ORDER BY object_id LIMIT 1`,
     );
     const [{ observed: lastObserved }] = await ds.query(`SELECT observed_at::text AS observed FROM events WHERE seq = $1`, [lastSeq]);
+    const [{ at: lastTransitionsAt }] = await ds.query(`SELECT min(at)::text AS at FROM field_transitions WHERE object_id = $1 AND seq = $2`, [unordered, lastSeq]);
     // (the shift below assumes whole milliseconds: the recorded cases' times are whole seconds)
     expect(await ds.query(`SELECT count(*)::int AS n FROM events WHERE date_trunc('milliseconds', observed_at) <> observed_at`)).toEqual([{ n: 0 }]);
     let shifted = false;
@@ -358,13 +359,25 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       shifted = true;
       await ds.query(`UPDATE events SET observed_at = (SELECT min(observed_at) - interval '1 millisecond' FROM events) WHERE seq = $1`, [lastSeq]);
       await ds.query(`UPDATE ownership_states SET last_at = (SELECT observed_at FROM events WHERE seq = $1), ordered_through = NULL WHERE object_id = $2`, [lastSeq, unordered]);
+      // Its transitions at its new time, to the millisecond (as the projection would have stored them).
+      expect(lastTransitionsAt).not.toBeNull();
+      await ds.query(
+        `UPDATE field_transitions SET at = (SELECT date_trunc('milliseconds', observed_at) FROM events WHERE seq = $2) WHERE object_id = $1 AND seq = $2`,
+        [unordered, lastSeq],
+      );
       const { observed, times } = await eventTimes();
       const answers = new Set<string>();
-      // An object's transitions as of a time are those observed by then, its first observation's included (in time order only).
+      // An object's transitions as of a time are those observed by then, its first observation's included (for objects in time order).
       const transitions = async (id: string, at: string) => (await get(`/v1/objects/${id}/transitions?limit=500${at}`)).body.items;
       const inOrder = all.map((o) => o.id).filter((id) => id !== unordered);
       const everyTransition = new Map<string, { at: string }[]>();
       for (const id of inOrder) everyTransition.set(id, await transitions(id, ''));
+      // The object out of time order: as of a time, its transitions are those of a fold of the events observed by then, each
+      // path's as its history answers it then (which folds them); not its stored transitions cut at the time.
+      type Item = { at: string; path: string; fieldsV1Path: string };
+      const unorderedAll: Item[] = await transitions(unordered, '');
+      const unorderedPaths = [...new Set(unorderedAll.map((x) => x.fieldsV1Path))];
+      let cutDiffers = false;
       for (const t of times) {
         const expected = await answered(t);
         expect([t, await listed(t)]).toEqual([t, expected]);
@@ -372,7 +385,27 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
         for (const id of inOrder) {
           expect([id, t, await transitions(id, `&at=${q(t)}`)]).toEqual([id, t, everyTransition.get(id)!.filter((x) => Date.parse(x.at) <= Date.parse(t))]);
         }
+        const folded: Item[] = await transitions(unordered, `&at=${q(t)}`);
+        expect(folded.every((x) => unorderedPaths.includes(x.fieldsV1Path))).toBe(true);
+        for (const fieldsV1Path of unorderedPaths) {
+          const history = await get(`/v1/objects/${unordered}/fields/history?path=${q(fieldsV1Path)}&at=${q(t)}`);
+          const ofPath = folded.filter((x) => x.fieldsV1Path === fieldsV1Path).map(({ path: _p, fieldsV1Path: _f, ...rest }) => rest).reverse();
+          expect([t, fieldsV1Path, ofPath]).toEqual([t, fieldsV1Path, history.status === 404 ? [] : history.body.transitions]);
+        }
+        if (JSON.stringify(folded) !== JSON.stringify(unorderedAll.filter((x) => Date.parse(x.at) <= Date.parse(t)))) cutDiffers = true;
       }
+      expect(cutDiffers).toBe(true);
+      // Its pages join up: two at a time, as of the last time, give the whole answer.
+      const last = times[times.length - 1]!;
+      const paged: Item[] = [];
+      let cursor = '';
+      do {
+        const page = (await get(`/v1/objects/${unordered}/transitions?limit=2&at=${q(last)}${cursor ? `&cursor=${q(cursor)}` : ''}`)).body;
+        paged.push(...page.items);
+        cursor = page.nextCursor ?? '';
+      } while (cursor);
+      expect(paged).toEqual(await transitions(unordered, `&at=${q(last)}`));
+      expect(paged.length).toBeGreaterThan(2);
       // Objects appear one history after another, and one is deleted.
       expect(answers.size).toBeGreaterThan(6);
       expect([...answers].some((a) => a.includes('true'))).toBe(true);
@@ -383,6 +416,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
       if (shifted) await shift(-1);
       await ds.query(`UPDATE events SET observed_at = $2::timestamptz WHERE seq = $1`, [lastSeq, lastObserved]);
       await ds.query(`UPDATE ownership_states SET last_at = $2::timestamptz, ordered_through = $3::bigint WHERE object_id = $1`, [unordered, lastAt, orderedThrough]);
+      await ds.query(`UPDATE field_transitions SET at = $3::timestamptz WHERE object_id = $1 AND seq = $2`, [unordered, lastSeq, lastTransitionsAt]);
     }
   });
 

@@ -56,11 +56,18 @@ describe('fieldHistory', () => {
 });
 
 describe('objectTransitions', () => {
-  it('every transition, newest event first', () => {
+  it('every transition, newest event first, and within an event the last first', () => {
     const { events } = caseEvents('incident-a-pod-set-image');
-    const ts = objectTransitions(events);
+    const placed = objectTransitions(events);
+    const ts = placed.map((p) => p.transition);
     expect(ts[0]).toMatchObject({ type: 'forced', seq: '40', manager: 'kubectl' });
     expect(ts.at(-1)!.seq).toBe('10');
-    for (let i = 1; i < ts.length; i++) expect(BigInt(ts[i - 1]!.seq) >= BigInt(ts[i]!.seq)).toBe(true);
+    // The first observation's acquired transitions are there, numbered from 0 in their event.
+    expect(placed.filter((p) => p.transition.seq === '10').map((p) => p.ordinal).reverse()).toEqual([...Array(ts.filter((t) => t.seq === '10').length).keys()]);
+    expect(ts.filter((t) => t.seq === '10').every((t) => t.type === 'acquired')).toBe(true);
+    for (let i = 1; i < placed.length; i++) {
+      const [a, b] = [placed[i - 1]!, placed[i]!];
+      expect(BigInt(a.transition.seq) > BigInt(b.transition.seq) || (a.transition.seq === b.transition.seq && a.ordinal === b.ordinal + 1)).toBe(true);
+    }
   });
 });

@@ -92,13 +92,21 @@ function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[
   return { path: pathToHuman(p.elements), fieldsV1Path: p.fieldsV1Path, transitions, values, schema };
 }
 
-/** `GET /v1/objects/{id}/transitions`: every transition of the object, newest first. */
-export function objectTransitions(events: readonly ObservedEvent[], schemaResolver: SchemaResolver = defaultSchemaResolver): FieldTransition[] {
-  const groups: FieldTransition[][] = [];
-  replayEvents(events, schemaResolver, (_e, _s, ts) => {
-    if (ts.length > 0) groups.push([...ts]);
-  });
-  // Newest event first; within one event the engine's canonical path order.
-  return groups.reverse().flat();
+/** A transition with its place among its event's transitions (the `ordinal` the projection stores it with). */
+export interface PlacedTransition {
+  readonly transition: FieldTransition;
+  readonly ordinal: number;
 }
 
+/**
+ * `GET /v1/objects/{id}/transitions` from a fold of `events` (pass `eventsUpTo(…)` to answer as of a
+ * moment): every transition, the first observation's `acquired` ones included, newest first — by
+ * event, and within an event the last first — the order the stored transitions are read in.
+ */
+export function objectTransitions(events: readonly ObservedEvent[], schemaResolver: SchemaResolver = defaultSchemaResolver): PlacedTransition[] {
+  const placed: PlacedTransition[] = [];
+  replayEvents(events, schemaResolver, (_e, _s, ts) => {
+    ts.forEach((transition, ordinal) => placed.push({ transition, ordinal }));
+  });
+  return placed.reverse();
+}

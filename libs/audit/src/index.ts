@@ -98,6 +98,7 @@ export {
   fieldHistoryOfProjected,
   objectTransitions,
   replayEvents,
+  type PlacedTransition,
   type FieldHistoryView,
   type FieldHistoryTransition,
   type FieldValueChange,

@@ -7,6 +7,8 @@ import {
   resolveEventsPath,
   fieldHistory,
   fieldHistoryOfProjected,
+  objectTransitions,
+  type PlacedTransition,
   fieldOwners,
   compareFindings,
   fieldFindings,
@@ -353,14 +355,17 @@ export class OwnershipQueries {
   /**
    * `GET /v1/objects/{id}/transitions`: newest first; the stored changes, then (oldest) the baseline
    * of the object's first observation, rebuilt from its first version. One statement: whether the
-   * object is known, the page of stored transitions, and the first observation with its version.
+   * object is known (and whether its events went back in time), the page of stored transitions, and
+   * the first observation with its version. As of a time, an object whose events went back in time is
+   * folded from the events observed by then ({@link foldedTransitions}): its stored transitions
+   * follow the events in sequence order, so a time does not cut them where it cuts its events.
    */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
     const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
     // Transitions are stored at their events' times to the millisecond; the first observation's event is compared so too.
     const [atSeq, atTime] = at ? versionAtParams(at) : [null, null];
     // Prepared: the first observation's event is read from the partitioned log, which plans in several times the time it runs.
-    const [r] = await preparedQuery<{ known: boolean; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
+    const [r] = await preparedQuery<{ known: boolean; unordered: boolean; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
       this.dataSource,
       'object-transitions',
       `WITH page AS (
@@ -372,6 +377,7 @@ export class OwnershipQueries {
          LIMIT $6
        )
        SELECT EXISTS (SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1) AS known,
+              coalesce((SELECT out_of_time_order FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1), false) AS unordered,
               coalesce((SELECT json_agg(p ORDER BY p.seq::bigint DESC, p.ordinal DESC) FROM page p), '[]') AS rows,
               (SELECT json_build_object('seq', s.first_seq::text, 'at', e.observed_at, 'source', e.source, 'fields', v.fields)
                FROM ownership_states s
@@ -382,12 +388,27 @@ export class OwnershipQueries {
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
     if (!r!.known) throw objectNotFound(objectId, at);
+    if (at?.kind === 'time' && r!.unordered) return this.foldedTransitions(objectId, at, before, limit);
     type Item = { transition: FieldTransition; seq: string; ordinal: number };
     const items: Item[] = r!.rows.map((row) => ({ transition: transitionFromRow({ ...row, at: new Date(row.at) }), seq: row.seq, ordinal: row.ordinal }));
     if (items.length <= limit && r!.first) items.push(...baselineNewestFirst(objectId, r!.first, before));
     const page = items.slice(0, limit);
     const last = page[page.length - 1];
     return { items: page.map((i) => i.transition), nextCursor: items.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+  }
+
+  /**
+   * `transitions` as of a time by folding the object's events observed by then (in sequence order,
+   * as `ownership?at=` does): none observed yet gives an empty page, as it does from the stored ones.
+   * Its cursor is the stored one's (sequence, place in the event), so pages join up either way.
+   */
+  private async foldedTransitions(objectId: string, at: AsOf, before: [string, number] | undefined, limit: number): Promise<Page<FieldTransition>> {
+    const events = eventsUpTo(await this.loader.load(await this.reader.objectHistory(objectId)), at);
+    const after = (p: PlacedTransition) => !before || BigInt(p.transition.seq) < BigInt(before[0]) || (BigInt(p.transition.seq) === BigInt(before[0]) && p.ordinal < before[1]);
+    const placed = objectTransitions(events, await this.schemaResolver()).filter(after);
+    const page = placed.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map((p) => p.transition), nextCursor: placed.length > limit && last ? encodeCursor('transitions', [last.transition.seq, last.ordinal]) : null };
   }
 
   /** Who may see objects is decided by what they are: cluster, group, resource, namespace, name by id (unknown ids left out). */
