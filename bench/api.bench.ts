@@ -9,7 +9,7 @@
 // floor, same run), with the api process's CPU milliseconds per request. A query whose first request
 // alone takes over 0.5 s (`at=` over every object) is measured with one client and five requests.
 // Prints the set-up rates, p50/p90/p99/max latency and throughput per query, and the API's
-// CPU time and peak RSS. `--auth both` then answers the same queries again from a second api process
+// CPU time and peak RSS (after each query: which one raised it). `--auth both` then answers the same queries again from a second api process
 // with AUTH_MODE=kubernetes (TokenReview and SubjectAccessReviews against a sandbox, as a ServiceAccount
 // allowed to get Deployments everywhere) and prints each query's req/s as a ratio to the first.
 // `--replay`: after the projection, rebuild every projection from the log (`replay all`, what
@@ -342,8 +342,8 @@ async function measureApi(
     const cpuAtStart = cpuSeconds(api.pid!);
     const baseline = rates.size > 0;
     console.log(`\n${title}: ${OBJECTS} objects (${ROUNDS + 1} observations per object); ${machine()}`);
-    console.log(`| query | requests | clients | p50 ms | p90 ms | p99 ms | max ms | req/s | req/s ÷ healthz | api CPU ms per request |${baseline ? ' req/s vs AUTH_MODE=none |' : ''}`);
-    console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${baseline ? ' ---: |' : ''}`);
+    console.log(`| query | requests | clients | p50 ms | p90 ms | p99 ms | max ms | req/s | req/s ÷ healthz | api CPU ms per request | api peak RSS MiB so far |${baseline ? ' req/s vs AUTH_MODE=none |' : ''}`);
+    console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${baseline ? ' ---: |' : ''}`);
     let healthz: number | undefined;
     for (const [name, next] of Object.entries(queries)) {
       const get = async () => {
@@ -380,7 +380,7 @@ async function measureApi(
       const ratio = baseline ? ` ${(rate / rates.get(name)!).toFixed(2)} |` : '';
       if (!baseline) rates.set(name, rate);
       const vsHealthz = healthz === undefined ? '' : (rate / healthz).toFixed(2);
-      console.log(`| ${name} | ${requests} | ${clients} | ${f(0.5)} | ${f(0.9)} | ${f(0.99)} | ${latencies[latencies.length - 1]!.toFixed(1)} | ${rate < 10 ? rate.toFixed(2) : Math.round(rate)} | ${vsHealthz} | ${cpuMs.toFixed(2)} |${ratio}`);
+      console.log(`| ${name} | ${requests} | ${clients} | ${f(0.5)} | ${f(0.9)} | ${f(0.99)} | ${latencies[latencies.length - 1]!.toFixed(1)} | ${rate < 10 ? rate.toFixed(2) : Math.round(rate)} | ${vsHealthz} | ${cpuMs.toFixed(2)} | ${peakRssMiB(api.pid!)} |${ratio}`);
     }
     console.log(`api process: ${(cpuSeconds(api.pid!) - cpuAtStart).toFixed(1)} CPU s in all (each query's first request included), peak RSS ${peakRssMiB(api.pid!)} MiB; bench process ${heapMiB()}`);
   } finally {

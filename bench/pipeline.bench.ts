@@ -1,5 +1,5 @@
 // npm run bench:pipeline -- [--objects 20000] [--kinds configmaps|all] [--page-size 5000] [--verify 200]
-//                            [--churn-seconds 0 --writes 200] [--second-event] [--cpu-prof DIR] [--keep-database]
+//                            [--churn-seconds 0 --writes 200] [--second-event] [--workers 1] [--cpu-prof DIR] [--keep-database]
 //
 // The whole service end to end, watcher list included: a sandbox in this process holds N small
 // objects (ConfigMaps, or the 10 kinds of bench:watch with `--kinds all`); the BUILT roles run as
@@ -16,6 +16,7 @@
 // lag from a write to the API answering its value (p50/p90/p99/max over about 50 probed writes a second).
 // `--second-event`: after the list, one merge patch to every object, then the sizes again (bytes per
 // object after two events each, and what the second added per table).
+// `--workers N`: N worker processes share the ingest lanes (as `docker-compose.yml` runs 2).
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +39,8 @@ const { values: args } = parseArgs({
     verify: { type: 'string', default: '200' },
     'churn-seconds': { type: 'string', default: '0' },
     writes: { type: 'string', default: '200' },
+    // Worker processes sharing the ingest lanes (INGEST_SHARDS, 4 by default, caps how many can work at once).
+    workers: { type: 'string', default: '1' },
     // Write a V8 CPU profile of each role into this folder when it exits (open it in Chrome's DevTools); BENCH_CPU_PROF=DIR does the same.
     'cpu-prof': { type: 'string' },
     // After the list: one more event for every object, and the database's size again.
@@ -54,6 +57,8 @@ const VERIFY = Number(args.verify);
 const CHURN_SECONDS = Number(args['churn-seconds']);
 const WRITES_PER_SECOND = Number(args.writes);
 const SECOND_EVENT = args['second-event']!;
+const WORKERS = Number(args.workers);
+if (!Number.isInteger(WORKERS) || WORKERS < 1) throw new Error(`--workers must be a whole number of at least 1, not ${args.workers}`);
 const POLL_MS = 200;
 const PROBES_PER_SECOND = 50;
 
@@ -68,9 +73,9 @@ interface Role {
   cpuAtStart: number;
 }
 
-function startRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>): Role {
-  const child = spawnRole(ctx, role, env, { stdout: 'pipe', cpuProfDir: args['cpu-prof'], cpuProfName: `${role}.cpuprofile` });
-  return { name: role, child, cpuAtStart: 0 };
+function startRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>, name: string = role): Role {
+  const child = spawnRole(ctx, role, env, { stdout: 'pipe', cpuProfDir: args['cpu-prof'], cpuProfName: `${name.replace(' ', '-')}.cpuprofile` });
+  return { name, child, cpuAtStart: 0 };
 }
 
 /** Lists every kind over the sandbox's HTTP API from this process, paging like the watcher: the sandbox's own list rate. */
@@ -112,7 +117,7 @@ async function apiObjects(api: string): Promise<ListedObject[]> {
 async function main(): Promise<void> {
   const load = loadavg();
   console.log(`machine: ${machine()}; load average at start ${load.map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`objects: ${OBJECTS} (${KINDS.map((k) => k.plural).join(', ')}); watcher page size ${PAGE_SIZE}; 1 watcher, 1 worker, 1 api (built), Postgres and Redis local`);
+  console.log(`objects: ${OBJECTS} (${KINDS.map((k) => k.plural).join(', ')}); watcher page size ${PAGE_SIZE}; 1 watcher, ${WORKERS} worker${WORKERS > 1 ? 's' : ''}, 1 api (built), Postgres and Redis local`);
   const dir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const sb = await startSandbox({ port: 0, kubeconfigPath: kubeconfig, historySize: 200_000 });
@@ -136,16 +141,16 @@ async function main(): Promise<void> {
     const api = `http://127.0.0.1:${apiPort}`;
     const watcherPort = await freePort();
     const watcherUrl = `http://127.0.0.1:${watcherPort}`;
-    const worker = startRole(ctx, 'worker', { LOG_LEVEL: 'info' });
-    roles.push(worker);
+    const workers = Array.from({ length: WORKERS }, (_, i) => startRole(ctx, 'worker', { LOG_LEVEL: 'info' }, i === 0 ? 'worker' : `worker ${i + 1}`));
+    roles.push(...workers);
     const apiRole = startRole(ctx, 'api', { PORT: String(apiPort), API_RATE_LIMIT: '0' });
     roles.push(apiRole);
-    await stdoutLine(worker.child, 'worker consuming');
+    for (const worker of workers) await stdoutLine(worker.child, 'worker consuming');
     await waitFor('the api', async () => (await fetch(`${api}/readyz`).catch(() => null))?.status === 200, 120_000, 200);
     log('worker and api up; starting the watcher');
 
     const started = performance.now();
-    worker.cpuAtStart = cpuSeconds(worker.child.pid!);
+    for (const worker of workers) worker.cpuAtStart = cpuSeconds(worker.child.pid!);
     apiRole.cpuAtStart = cpuSeconds(apiRole.child.pid!);
     const benchCpuAtStart = process.cpuUsage();
     const postgresCpuAtStart = postgresCpuSeconds();
@@ -242,7 +247,7 @@ async function main(): Promise<void> {
     console.log(`(the bench's count probes took ${s(probeMs)} of wall time in Postgres; the machine has ${cpus().length} cores: ${((total / 1000) * cpus().length).toFixed(1)} core-seconds in the run)`);
 
     const afterList = await printSizes(db, 'after the list', expected);
-    if (SECOND_EVENT) await secondEvent(sb, rts, objects, db, expected, afterList);
+    if (SECOND_EVENT) await secondEvent(sb, rts, objects, db, expected, afterList, roles);
 
     if (CHURN_SECONDS > 0) await churn(sb, rts, objects, api);
   } finally {
@@ -284,19 +289,35 @@ async function printSizes(db: pg.Client, when: string, expected: number): Promis
  * and its managedFields change), then the sizes again once every object's second event is
  * projected, and what the second event added per object.
  */
-async function secondEvent(sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], db: pg.Client, expected: number, before: Map<string, number>): Promise<void> {
+async function secondEvent(
+  sb: Sandbox, rts: readonly ResourceType[], objects: readonly ListedObject[], db: pg.Client, expected: number, before: Map<string, number>, roles: readonly Role[],
+): Promise<void> {
+  const cpuBefore = roles.map((r) => cpuSeconds(r.child.pid!));
+  const postgresBefore = postgresCpuSeconds();
+  const benchBefore = process.cpuUsage();
   const started = performance.now();
   for (const object of objects) labelRev(sb, rts, object, 1);
   const written = performance.now() - started;
   let appended = NaN;
   await waitFor('every object\'s second event projected', async () => {
-    if (Number.isNaN(appended) && (await db.query(`SELECT count(*)::int AS n FROM events`)).rows[0].n >= 2 * objects.length) appended = performance.now() - started;
-    const r = await db.query(`SELECT count(*)::int AS n FROM ownership_states WHERE last_seq > first_seq`);
-    return r.rows[0].n >= objects.length;
+    // One statement, one snapshot: an append folds its objects in its own transaction, so both counts can complete together.
+    const [counts] = (await db.query(
+      `SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM ownership_states WHERE last_seq > first_seq)::int AS states`,
+    )).rows;
+    if (Number.isNaN(appended) && counts.events >= 2 * objects.length) appended = performance.now() - started;
+    return counts.states >= objects.length;
   }, 600_000, POLL_MS);
   const projected = performance.now() - started;
+  const benchCpu = process.cpuUsage(benchBefore);
+  const postgresCpu = postgresCpuSeconds() - postgresBefore;
   console.log(`\nsecond event: ${objects.length} merge patches (a label, by manager bench-writer) written in ${s(written)}, all appended ${s(appended)} and all projected ${s(projected)} after the first write ` +
     `(${rate(objects.length, projected)} events/s)`);
+  const perEvent = (seconds: number) => Math.round((seconds * 1e6) / objects.length);
+  console.log(`its CPU, µs per event: ` + [
+    ...roles.map((r, i) => `${r.name} ${perEvent(cpuSeconds(r.child.pid!) - cpuBefore[i]!)}`),
+    `postgres ${perEvent(postgresCpu)}`,
+    `bench (the sandbox's writes and watch streams, polling) ${perEvent((benchCpu.user + benchCpu.system) / 1e6)}`,
+  ].join(', '));
   const after = await printSizes(db, 'after two events per object', expected);
   console.log(`the second event added ${Math.round((after.get('(all)')! - before.get('(all)')!) / expected)} bytes per object: ` +
     [...after].filter(([t]) => t !== '(all)').map(([t, b]): [string, number] => [t, Math.round((b - (before.get(t) ?? 0)) / expected)]).filter(([, d]) => d !== 0).map(([t, d]) => `${t} ${d}`).join(', '));
