@@ -299,11 +299,14 @@ async function secondEvent(
   for (const object of objects) labelRev(sb, rts, object, 1);
   const written = performance.now() - started;
   let appended = NaN;
+  let probeMs = 0;
   await waitFor('every object\'s second event projected', async () => {
+    const probeStarted = performance.now();
     // One statement, one snapshot: an append folds its objects in its own transaction, so both counts can complete together.
     const [counts] = (await db.query(
       `SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM ownership_states WHERE last_seq > first_seq)::int AS states`,
     )).rows;
+    probeMs += performance.now() - probeStarted;
     if (Number.isNaN(appended) && counts.events >= 2 * objects.length) appended = performance.now() - started;
     return counts.states >= objects.length;
   }, 600_000, POLL_MS);
@@ -317,7 +320,7 @@ async function secondEvent(
     ...roles.map((r, i) => `${r.name} ${perEvent(cpuSeconds(r.child.pid!) - cpuBefore[i]!)}`),
     `postgres ${perEvent(postgresCpu)}`,
     `bench (the sandbox's writes and watch streams, polling) ${perEvent((benchCpu.user + benchCpu.system) / 1e6)}`,
-  ].join(', '));
+  ].join(', ') + ` (the bench's count probes, every ${POLL_MS} ms, took ${s(probeMs)} of wall time in Postgres, in its figure)`);
   const after = await printSizes(db, 'after two events per object', expected);
   console.log(`the second event added ${Math.round((after.get('(all)')! - before.get('(all)')!) / expected)} bytes per object: ` +
     [...after].filter(([t]) => t !== '(all)').map(([t, b]): [string, number] => [t, Math.round((b - (before.get(t) ?? 0)) / expected)]).filter(([, d]) => d !== 0).map(([t, d]) => `${t} ${d}`).join(', '));
