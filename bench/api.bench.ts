@@ -9,9 +9,10 @@
 // floor, same run), with the api process's CPU milliseconds per request. A query whose first request
 // alone takes over 0.5 s (`at=` over every object) is measured with one client and five requests.
 // Prints the set-up rates, p50/p90/p99/max latency and throughput per query, and the API's
-// CPU time and peak RSS (after each query: which one raised it). `--auth both` then answers the same queries again from a second api process
-// with AUTH_MODE=kubernetes (TokenReview and SubjectAccessReviews against a sandbox, as a ServiceAccount
-// allowed to get Deployments everywhere) and prints each query's req/s as a ratio to the first.
+// CPU time and peak RSS (after each query: which one raised it). `--auth both` then answers the
+// same queries again from a second api process with AUTH_MODE=kubernetes (TokenReview and
+// SubjectAccessReviews against a sandbox, as a ServiceAccount allowed to get Deployments
+// everywhere) and prints each query's req/s as a ratio to the first.
 // `--replay`: after the projection, rebuild every projection from the log (`replay all`, what
 // `POST /v1/replays` runs) and print its rate and the minutes it takes per million events.
 // `--long-history N` (0, the default: off): after the data set, N more observations of one extra Deployment

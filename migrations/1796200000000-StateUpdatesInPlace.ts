@@ -15,9 +15,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * they were is HOT when the page has room. The indexes are the same two, on the new columns.
  *
  * Adding a stored column rewrites the table, holding it meanwhile: API reads and appends wait (see
- * docs/benchmarks.md for the time per million states). No fillfactor is set: a table listed once is packed, so an object's
- * first later event still moves its row (as before), and the room it leaves on the page takes the
- * next updates of that page's rows in place (measured: docs/benchmarks.md).
+ * docs/benchmarks.md for the time per million states). No fillfactor is set: a table listed once is
+ * packed, so an object's first later event still moves its row (as before), and the room it leaves
+ * on the page takes the next updates of that page's rows in place (measured: docs/benchmarks.md).
  */
 export class StateUpdatesInPlace1796200000000 implements MigrationInterface {
   name = 'StateUpdatesInPlace1796200000000';

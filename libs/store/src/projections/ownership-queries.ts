@@ -256,10 +256,14 @@ export class OwnershipQueries {
   /** The object's events up to `at` (all of them without), oldest first. */
   async events(objectId: string, at?: AsOf): Promise<ObservedEvent[]> {
     if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
-    const stored = await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined);
-    const events = eventsUpTo(await this.loader.load(stored), at);
+    const events = await this.eventsUpTo(objectId, at);
     if (events.length === 0) throw objectNotFound(objectId, at);
     return events;
+  }
+
+  /** `events` of an object id known to be well formed, none (not an error) where it has none by then. */
+  private async eventsUpTo(objectId: string, at: AsOf | undefined): Promise<ObservedEvent[]> {
+    return eventsUpTo(await this.loader.load(await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined)), at);
   }
 
   /**
@@ -361,11 +365,12 @@ export class OwnershipQueries {
    * follow the events in sequence order, so a time does not cut them where it cuts its events.
    */
   async transitions(objectId: string, at: AsOf | undefined, cursor: string | undefined, limit: number): Promise<Page<FieldTransition>> {
-    const before = decodeCursor('transitions', cursor, (v): v is [string, number] => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
+    const before = decodeCursor('transitions', cursor, (v): v is TransitionsCursor => Array.isArray(v) && v.length === 2 && isString(v[0]) && /^\d+$/.test(v[0]) && Number.isInteger(v[1]));
     // Transitions are stored at their events' times to the millisecond; the first observation's event is compared so too.
     const [atSeq, atTime] = at ? versionAtParams(at) : [null, null];
     // Prepared: the first observation's event is read from the partitioned log, which plans in several times the time it runs.
-    const [r] = await preparedQuery<{ known: boolean; unordered: boolean; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
+    // `unordered`: null where the object is unknown.
+    const [r] = await preparedQuery<{ unordered: boolean | null; rows: (Omit<TransitionRow, 'at'> & { at: string })[]; first: FirstObservation | null }>(
       this.dataSource,
       'object-transitions',
       `WITH page AS (
@@ -376,8 +381,7 @@ export class OwnershipQueries {
          ORDER BY t.seq DESC, t.ordinal DESC -- the columns (bigint), not the text aliases
          LIMIT $6
        )
-       SELECT EXISTS (SELECT 1 FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1) AS known,
-              coalesce((SELECT out_of_time_order FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1), false) AS unordered,
+       SELECT (SELECT out_of_time_order FROM ownership_states WHERE generation = ${ACTIVE} AND object_id = $1) AS unordered,
               coalesce((SELECT json_agg(p ORDER BY p.seq::bigint DESC, p.ordinal DESC) FROM page p), '[]') AS rows,
               (SELECT json_build_object('seq', s.first_seq::text, 'at', e.observed_at, 'source', e.source, 'fields', v.fields)
                FROM ownership_states s
@@ -387,14 +391,11 @@ export class OwnershipQueries {
                  AND ($4::bigint IS NULL OR s.first_seq <= $4::bigint) AND ($5::timestamptz IS NULL OR e.observed_at < $5::timestamptz + interval '1 millisecond')) AS first`,
       [objectId, before?.[0] ?? null, before?.[1] ?? 0, atSeq, atTime, limit + 1],
     );
-    if (!r!.known) throw objectNotFound(objectId, at);
+    if (r!.unordered === null) throw objectNotFound(objectId, at);
     if (at?.kind === 'time' && r!.unordered) return this.foldedTransitions(objectId, at, before, limit);
-    type Item = { transition: FieldTransition; seq: string; ordinal: number };
-    const items: Item[] = r!.rows.map((row) => ({ transition: transitionFromRow({ ...row, at: new Date(row.at) }), seq: row.seq, ordinal: row.ordinal }));
+    const items: PlacedTransition[] = r!.rows.map((row) => ({ transition: transitionFromRow({ ...row, at: new Date(row.at) }), ordinal: row.ordinal }));
     if (items.length <= limit && r!.first) items.push(...baselineNewestFirst(objectId, r!.first, before));
-    const page = items.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page.map((i) => i.transition), nextCursor: items.length > limit && last ? encodeCursor('transitions', [last.seq, last.ordinal]) : null };
+    return transitionsPage(items, limit);
   }
 
   /**
@@ -402,13 +403,9 @@ export class OwnershipQueries {
    * as `ownership?at=` does): none observed yet gives an empty page, as it does from the stored ones.
    * Its cursor is the stored one's (sequence, place in the event), so pages join up either way.
    */
-  private async foldedTransitions(objectId: string, at: AsOf, before: [string, number] | undefined, limit: number): Promise<Page<FieldTransition>> {
-    const events = eventsUpTo(await this.loader.load(await this.reader.objectHistory(objectId)), at);
-    const after = (p: PlacedTransition) => !before || BigInt(p.transition.seq) < BigInt(before[0]) || (BigInt(p.transition.seq) === BigInt(before[0]) && p.ordinal < before[1]);
-    const placed = objectTransitions(events, await this.schemaResolver()).filter(after);
-    const page = placed.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page.map((p) => p.transition), nextCursor: placed.length > limit && last ? encodeCursor('transitions', [last.transition.seq, last.ordinal]) : null };
+  private async foldedTransitions(objectId: string, at: AsOf, before: TransitionsCursor | undefined, limit: number): Promise<Page<FieldTransition>> {
+    const placed = objectTransitions(await this.eventsUpTo(objectId, at), await this.schemaResolver());
+    return transitionsPage(placed.filter((p) => afterCursor(p, before)), limit);
   }
 
   /** Who may see objects is decided by what they are: cluster, group, resource, namespace, name by id (unknown ids left out). */
@@ -730,13 +727,27 @@ interface FirstObservation {
   fields: EncodedOwnedFields;
 }
 
+/** A `transitions` cursor: the sequence and place in its event of the last transition of the page before. */
+type TransitionsCursor = [seq: string, ordinal: number];
+
+/** Whether a transition comes after the cursor, newest first (all do without one): the stored ones' `(seq, ordinal) <` in SQL. */
+function afterCursor(p: PlacedTransition, before: TransitionsCursor | undefined): boolean {
+  if (!before) return true;
+  const seq = BigInt(p.transition.seq);
+  return seq < BigInt(before[0]) || (seq === BigInt(before[0]) && p.ordinal < before[1]);
+}
+
+/** A page of `limit` transitions (newest first) from `items`, which hold one more when there is a next page. */
+function transitionsPage(items: readonly PlacedTransition[], limit: number): Page<FieldTransition> {
+  const page = items.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map((p) => p.transition), nextCursor: items.length > limit && last ? encodeCursor('transitions', [last.transition.seq, last.ordinal]) : null };
+}
+
 /** The baseline transitions of an object (its first observation), newest first, narrowed like stored ones by the cursor. */
-function baselineNewestFirst(objectId: string, first: FirstObservation, before: [string, number] | undefined): { transition: FieldTransition; seq: string; ordinal: number }[] {
+function baselineNewestFirst(objectId: string, first: FirstObservation, before: TransitionsCursor | undefined): PlacedTransition[] {
   const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(first.fields) }, { seq: first.seq, at: new Date(first.at).toISOString(), source: first.source });
-  return baseline
-    .map((transition, ordinal) => ({ transition, seq: first.seq, ordinal }))
-    .filter((i) => !before || BigInt(i.seq) < BigInt(before[0]) || (BigInt(i.seq) === BigInt(before[0]) && i.ordinal < before[1]))
-    .reverse();
+  return baseline.map((transition, ordinal) => ({ transition, ordinal })).filter((p) => afterCursor(p, before)).reverse();
 }
 
 /** `404 object-not-found`: the one answer for an object that does not exist, and for one the caller may not see. */
