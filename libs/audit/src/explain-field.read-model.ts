@@ -11,7 +11,7 @@ import {
   type UnknownReason,
 } from '../../ssa-engine/src/index.js';
 import { eventsSchema, resolveEventsPath, type ResolvedPath } from './field-path.util.js';
-import { replayEvents } from './field-history.read-model.js';
+import { replayEvents, type EventValue } from './field-history.read-model.js';
 import { ownerSince } from './field-owners.read-model.js';
 import type { ObservedEvent, Since } from './observed-event.types.js';
 import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState, type OwnedField } from './object-ownership.projection.js';
@@ -76,15 +76,28 @@ const BROADER: Partial<Record<CauseCode, readonly CauseCode[]>> = {
 
 const RELEASES: ReadonlySet<string> = new Set(['kept', 'orphaned', 'pruned', 'removed']);
 
-/** What explaining needs of the object's events: walked by a fold, or from the projection. */
-interface Walk {
-  readonly transitions: FieldTransition[];
-  readonly snapshots: Snapshot[];
+/** Where the path last lost an owner or left the object, followed snapshot by snapshot. */
+interface Steps {
   /** The latest snapshot in which the path lost an owner or left the object. */
   lastStep: number | undefined;
+  wasPresent: boolean;
+}
+
+/** Snapshot `index` (0 the first) into `s`: the path `present` in it, `lost` an owner at its event. */
+function track(s: Steps, index: number, present: boolean, lost: boolean): void {
+  if (index > 0 && (lost || (s.wasPresent && !present))) s.lastStep = index;
+  s.wasPresent = present;
+}
+
+/** Whether one of `ts` (an event's transitions) takes an owner from the path. */
+const losesOwner = (p: ResolvedPath, t: FieldTransition): boolean => t.fieldsV1Path === p.fieldsV1Path && t.from.length > 0;
+
+/** What explaining needs of the object's events: walked by a fold, or from the projection. */
+interface Walk extends Steps {
+  readonly transitions: FieldTransition[];
+  readonly snapshots: Snapshot[];
   deleted: boolean;
   type: Snapshot['type'] | undefined;
-  wasPresent: boolean;
 }
 
 /** One applied event into the walk (its transitions already added). */
@@ -93,10 +106,7 @@ function step(w: Walk, p: ResolvedPath, e: ObservedEvent, type: Snapshot['type']
   w.deleted = e.watchType === 'DELETED';
   if (w.deleted) return;
   w.snapshots.push({ object: e.object, type });
-  const present = valueAt(e.object, p.elements) !== undefined;
-  const lost = ts.some((t) => t.fieldsV1Path === p.fieldsV1Path && t.from.length > 0);
-  if (w.snapshots.length > 1 && (lost || (w.wasPresent && !present))) w.lastStep = w.snapshots.length - 1;
-  w.wasPresent = present;
+  track(w, w.snapshots.length - 1, valueAt(e.object, p.elements) !== undefined, ts.some((t) => losesOwner(p, t)));
 }
 
 const newWalk = (): Walk => ({ transitions: [], snapshots: [], lastStep: undefined, deleted: false, type: undefined, wasPresent: false });
@@ -117,19 +127,42 @@ export function explainField(events: readonly ObservedEvent[], path: string, sch
 }
 
 /**
- * `explainField` from the projection: the object's transitions already folded (oldest first; only
- * those of the path are read, so the path's alone are enough) and
- * its owned fields after the last event, with the object's events, every one of them applied by
- * the fold (none unreadable): no fold here.
+ * Where `explainFieldOfProjected` must start walking the object's events: the index in `values` (every
+ * event's facts and the path's value then, oldest first, every one applied) of the first event whose
+ * object it needs. Explaining diffs the contiguous snapshots from the one before the latest where the
+ * path lost an owner (`transitions`: the path's, oldest first) or left the object, or else the last
+ * two; the events before need only their facts and the path's presence, which decide that place.
+ */
+export function explainChainStart(p: ResolvedPath, values: readonly EventValue[], transitions: readonly FieldTransition[]): number {
+  const lostAt = new Set(transitions.filter((t) => losesOwner(p, t)).map((t) => t.seq));
+  const steps: Steps = { lastStep: undefined, wasPresent: false };
+  const snapshotEvents: number[] = [];
+  values.forEach((v, i) => {
+    if (v.event.watchType === 'DELETED') return;
+    snapshotEvents.push(i);
+    track(steps, snapshotEvents.length - 1, v.value !== undefined, lostAt.has(seqString(v.event.seq)));
+  });
+  const last = values.length - 1;
+  // A deleted object is explained by its last event alone (no snapshot is diffed).
+  if (last <= 0 || values[last]!.event.watchType === 'DELETED') return Math.max(0, last);
+  return snapshotEvents[steps.lastStep !== undefined ? steps.lastStep - 1 : Math.max(0, snapshotEvents.length - 2)] ?? last;
+}
+
+/**
+ * `explainField` from the projection: the path's transitions already folded (oldest first, every
+ * one up to the last event) and the owned fields after the last event, with the object's events
+ * from {@link explainChainStart} on (`chain`, every one applied by the fold: none unreadable), the
+ * path resolved and the schema chosen from all of its events' facts ({@link resolveEventsPath},
+ * {@link eventsSchema}): no fold here, and no body read before the chain.
  */
 export function explainFieldOfProjected(
-  events: readonly ObservedEvent[],
+  p: ResolvedPath,
+  schema: SchemaUsed,
+  chain: readonly ObservedEvent[],
   transitions: readonly FieldTransition[],
   fields: readonly OwnedField[],
-  path: string,
   schemaResolver: SchemaResolver = defaultSchemaResolver,
 ): FieldExplanationView {
-  const p = resolveEventsPath(events, path, schemaResolver);
   const bySeq = new Map<string, FieldTransition[]>();
   for (const t of transitions) {
     const list = bySeq.get(t.seq);
@@ -137,14 +170,11 @@ export function explainFieldOfProjected(
     else bySeq.set(t.seq, [t]);
   }
   const w = newWalk();
-  const sorted = sortEvents(events);
-  for (const e of sorted) {
-    const ts = bySeq.get(seqString(e.seq)) ?? [];
-    w.transitions.push(...ts);
-    step(w, p, e, schemaResolver(apiVersionOf(e.group, e.version), e.kind, e.cluster).type, ts);
-  }
+  w.transitions.push(...transitions);
+  const sorted = sortEvents(chain);
+  for (const e of sorted) step(w, p, e, schemaResolver(apiVersionOf(e.group, e.version), e.kind, e.cluster).type, bySeq.get(seqString(e.seq)) ?? []);
   const last = sorted.at(-1);
-  return explainWalk(p, w, last ? { fields, apiVersion: apiVersionOf(last.group, last.version), kind: last.kind } : undefined, eventsSchema(events, schemaResolver));
+  return explainWalk(p, w, last ? { fields, apiVersion: apiVersionOf(last.group, last.version), kind: last.kind } : undefined, schema);
 }
 
 function explainWalk(p: ResolvedPath, w: Walk, state: Pick<ObjectOwnershipState, 'fields' | 'apiVersion' | 'kind'> | undefined, schema: SchemaUsed): FieldExplanationView {

@@ -1,6 +1,6 @@
 import { pathToHuman, valueEquals, type Value } from '../../ssa-engine/src/index.js';
 import { eventsSchema, resolveEventsPath, type ResolvedPath } from './field-path.util.js';
-import type { ObservedEvent } from './observed-event.types.js';
+import type { EventFacts, ObservedEvent } from './observed-event.types.js';
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from './object-ownership.projection.js';
 import { defaultSchemaResolver, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { seqString, sortEvents } from './seq.util.js';
@@ -59,30 +59,43 @@ export function fieldHistory(events: readonly ObservedEvent[], path: string, sch
     for (const t of ts) if (t.fieldsV1Path === p.fieldsV1Path) transitions.push(t);
     if (ok) applied.push(e);
   });
-  return historyView(p, transitions, applied, eventsSchema(events, schemaResolver));
+  return historyView(p, transitions, applied.map((e) => ({ ...e, value: valueAt(e.object, p.elements) })), eventsSchema(events, schemaResolver));
 }
 
 /**
  * `fieldHistory` from transitions already folded (the projection's, oldest first; those of other paths are left out)
- * and the object's events, every one of them applied by the fold (none unreadable): no fold here.
+ * and the value of the path after each of the object's events (`values`, oldest first, every event
+ * applied by the fold: none unreadable), with the path resolved and the schema chosen from the
+ * events' facts ({@link resolveEventsPath}, {@link eventsSchema}): no fold here, and no body read
+ * where the caller knows the value did not change.
  */
-export function fieldHistoryOfProjected(
-  events: readonly ObservedEvent[],
+export function fieldHistoryOfValues(
+  p: ResolvedPath,
+  values: readonly EventValue[],
   transitions: readonly FieldTransition[],
-  path: string,
-  schemaResolver: SchemaResolver = defaultSchemaResolver,
+  schema: SchemaUsed,
 ): FieldHistoryView {
-  const p = resolveEventsPath(events, path, schemaResolver);
-  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(events), eventsSchema(events, schemaResolver));
+  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(values.map((v) => ({ ...v.event, value: v.value }))), schema);
 }
 
-/** The view: the path's transitions, and its value after every applied event whenever it changed. */
-function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[], applied: readonly ObservedEvent[], schema: SchemaUsed): FieldHistoryView {
+/** An event's facts and the value of one path in its object (`undefined`: absent). */
+export interface EventValue {
+  readonly event: EventFacts;
+  readonly value: Value | undefined;
+}
+
+/** The view: the path's transitions, and its value after every applied event (oldest first) whenever it changed. */
+function historyView(
+  p: ResolvedPath,
+  pathTransitions: readonly FieldTransition[],
+  applied: readonly (EventFacts & { readonly value: Value | undefined })[],
+  schema: SchemaUsed,
+): FieldHistoryView {
   const transitions = pathTransitions.map(({ objectId: _o, path: _p, fieldsV1Path: _f, ...rest }): FieldHistoryTransition => rest);
   const values: FieldValueChange[] = [];
   let last: { present: boolean; value: Value | null } | undefined;
   for (const e of applied) {
-    const v = e.watchType === 'DELETED' ? undefined : valueAt(e.object, p.elements);
+    const v = e.watchType === 'DELETED' ? undefined : e.value;
     const cur = { present: v !== undefined, value: v === undefined ? null : v };
     if (last && last.present === cur.present && valueEquals(last.value, cur.value)) continue;
     if (!last && !cur.present) continue;

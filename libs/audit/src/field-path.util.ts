@@ -1,6 +1,6 @@
 import { parsePath, SsaEngineError, type Path, type ResolvedType } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
-import type { ObservedEvent } from './observed-event.types.js';
+import type { EventFacts } from './observed-event.types.js';
 import { apiVersionOf, DEDUCED_CHOICE, schemaUsed, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { compareSeq, seqString } from './seq.util.js';
 
@@ -29,14 +29,14 @@ export function resolvePath(text: string, type?: ResolvedType): ResolvedPath {
 }
 
 /** `resolvePath` with the type of the objects of `events` (their first one's; untyped without events). */
-export function resolveEventsPath(events: readonly ObservedEvent[], text: string, schemaResolver: SchemaResolver): ResolvedPath {
+export function resolveEventsPath(events: readonly EventFacts[], text: string, schemaResolver: SchemaResolver): ResolvedPath {
   const first = events[0];
   return resolvePath(text, first ? schemaResolver(apiVersionOf(first.group, first.version), first.kind, first.cluster).type : undefined);
 }
 
 /** The schema an answer folded from `events` uses: the one of their latest event's kind. */
-export function eventsSchema(events: readonly ObservedEvent[], schemaResolver: SchemaResolver): SchemaUsed {
+export function eventsSchema(events: readonly EventFacts[], schemaResolver: SchemaResolver): SchemaUsed {
   // The last in sequence order; of equal sequences the later one here (where a stable sort leaves it).
-  const last = events.reduce<ObservedEvent | undefined>((l, e) => (l === undefined || compareSeq(seqString(e.seq), seqString(l.seq)) >= 0 ? e : l), undefined);
+  const last = events.reduce<EventFacts | undefined>((l, e) => (l === undefined || compareSeq(seqString(e.seq), seqString(l.seq)) >= 0 ? e : l), undefined);
   return schemaUsed(last ? schemaResolver(apiVersionOf(last.group, last.version), last.kind, last.cluster) : DEDUCED_CHOICE);
 }

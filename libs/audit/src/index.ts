@@ -25,7 +25,8 @@ export {
 } from './access-review.port.js';
 
 // Input
-export type { ObservedEvent, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';
+export type { ObservedEvent, EventFacts, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';
+export { valueAt } from './value-at.util.js';
 export { seqString, compareSeq, isRfc3339, parseAt, sortEvents, eventsUpTo, type AsOf } from './seq.util.js';
 export {
   defaultSchemaResolver,
@@ -95,7 +96,8 @@ export {
 } from './field-owners.read-model.js';
 export {
   fieldHistory,
-  fieldHistoryOfProjected,
+  fieldHistoryOfValues,
+  type EventValue,
   objectTransitions,
   replayEvents,
   type PlacedTransition,
@@ -103,7 +105,7 @@ export {
   type FieldHistoryTransition,
   type FieldValueChange,
 } from './field-history.read-model.js';
-export { explainField, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
+export { explainField, explainChainStart, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
 export {
   managerIndex,
   ManagerTotals,

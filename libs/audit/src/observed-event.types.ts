@@ -38,6 +38,9 @@ export interface ObservedEvent {
   readonly object: unknown;
 }
 
+/** An event without its object: what the log says of it before its body is read. */
+export type EventFacts = Omit<ObservedEvent, 'object'>;
+
 /** When something started: the event sequence (decimal string) and its observation time. */
 export interface Since {
   readonly seq: string;

@@ -1,5 +1,5 @@
 import { AuditError } from './audit.error.js';
-import type { ObservedEvent, Seq } from './observed-event.types.js';
+import type { EventFacts, Seq } from './observed-event.types.js';
 
 const DIGITS = /^(0|[1-9][0-9]*)$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -45,7 +45,7 @@ export function parseAt(at: string | number | bigint): AsOf {
 }
 
 /** The events in sequence order (a stable sort; the input is not modified). */
-export function sortEvents<E extends ObservedEvent>(events: readonly E[]): E[] {
+export function sortEvents<E extends Pick<EventFacts, 'seq'>>(events: readonly E[]): E[] {
   const keyed = events.map((e, i) => ({ e, i, s: seqString(e.seq) }));
   keyed.sort((x, y) => compareSeq(x.s, y.s) || x.i - y.i);
   return keyed.map((k) => k.e);
@@ -55,7 +55,7 @@ export function sortEvents<E extends ObservedEvent>(events: readonly E[]): E[] {
  * The events visible "as of" `at` (inclusive), in sequence order: every event with `seq ≤ at` for
  * a sequence, every event with `observedAt ≤ at` for a time. `at` undefined keeps them all.
  */
-export function eventsUpTo<E extends ObservedEvent>(events: readonly E[], at?: string | number | bigint | AsOf): E[] {
+export function eventsUpTo<E extends Pick<EventFacts, 'seq' | 'observedAt'>>(events: readonly E[], at?: string | number | bigint | AsOf): E[] {
   const sorted = sortEvents(events);
   if (at === undefined) return sorted;
   const a = typeof at === 'object' ? at : parseAt(at);

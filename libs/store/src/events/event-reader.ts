@@ -133,6 +133,22 @@ export class EventReader {
     return rows.map(toEvent);
   }
 
+  /**
+   * The stored bodies of an object's events up to `maxSeq` (inclusive), oldest first, as stored:
+   * snapshots and patches, none rebuilt (see `pathValuesAlongChain`).
+   */
+  async storedBodies(objectId: string, maxSeq: string): Promise<{ seq: string; encoding: BodyEncoding; json: string }[]> {
+    // Prepared (through a data source): the partitioned log plans in several times the time this runs.
+    return preparedOrPlainQuery<{ seq: string; encoding: BodyEncoding; json: string }>(
+      this.dataSource,
+      'object-stored-bodies',
+      `SELECT e.seq::text AS seq, e.body_encoding AS encoding, convert_from(b.bytes, 'UTF8') AS json
+       FROM events e JOIN blobs b ON b.hash = e.body_hash
+       WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint ORDER BY e.seq`,
+      [objectId, maxSeq],
+    );
+  }
+
   /** The managedFields of an event, rebuilt from its blobs (with the entries' time stamps). */
   async managedFieldsOf(event: StoredEvent): Promise<Record<string, unknown>[]> {
     const list = JSON.parse(await this.blobText(event.managedFieldsHash)) as string[];

@@ -1,6 +1,6 @@
 import type { Queryable } from '../database/queryable.js';
 import { preparedOrPlainQuery } from '../database/prepared-query.js';
-import type { ObservedEvent } from '../../../audit/src/index.js';
+import type { EventFacts, ObservedEvent } from '../../../audit/src/index.js';
 import { decodeBodyChain, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import { readBlobTexts } from './blob-texts.js';
 import type { StoredEvent } from './event-reader.js';
@@ -96,6 +96,11 @@ export type StoredEventFacts = Pick<StoredEvent, 'seq' | 'cluster' | 'uid' | 'ob
 
 /** The event the projections fold: the loader's for a stored event, an append's for one it just stored. */
 export function observedEventOf(e: StoredEventFacts, object: Record<string, unknown>): ObservedEvent {
+  return { ...eventFactsOf(e), object };
+}
+
+/** What the audit lib knows of a stored event before its body is read. */
+export function eventFactsOf(e: StoredEventFacts): EventFacts {
   return {
     seq: e.seq,
     cluster: e.cluster,
@@ -110,7 +115,6 @@ export function observedEventOf(e: StoredEventFacts, object: Record<string, unkn
     observedAt: e.observedAt.toISOString(),
     watchType: e.eventType,
     source: e.source,
-    object,
   };
 }
 

@@ -3,10 +3,15 @@ import {
   eventsUpTo,
   explainField,
   baselineTransitions,
+  explainChainStart,
   explainFieldOfProjected,
   resolveEventsPath,
   fieldHistory,
-  fieldHistoryOfProjected,
+  fieldHistoryOfValues,
+  valueAt,
+  type EventFacts,
+  type EventValue,
+  type ResolvedPath,
   objectTransitions,
   type PlacedTransition,
   fieldOwners,
@@ -53,7 +58,9 @@ import {
 } from '../../../audit/src/index.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
-import { ObservedEventLoader } from '../events/observed-event.loader.js';
+import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
+import type { StoredEvent } from '../events/event-reader.js';
+import { pathValuesAlongChain } from '../ingest/body-values.util.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
@@ -68,6 +75,9 @@ import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored
 
 /** How old the stored schemas an answer uses may be. */
 const SCHEMA_MAX_AGE_MS = 2_000;
+
+/** An event's facts with the stored event they come from. */
+type StoredFacts = EventFacts & { readonly stored: StoredEvent };
 
 const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
   FROM field_transitions t`;
@@ -255,15 +265,21 @@ export class OwnershipQueries {
 
   /** The object's events up to `at` (all of them without), oldest first. */
   async events(objectId: string, at?: AsOf): Promise<ObservedEvent[]> {
-    if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
-    const events = await this.eventsUpTo(objectId, at);
-    if (events.length === 0) throw objectNotFound(objectId, at);
-    return events;
+    return this.loader.load((await this.facts(objectId, at)).map((f) => f.stored));
   }
 
-  /** `events` of an object id known to be well formed, none (not an error) where it has none by then. */
-  private async eventsUpTo(objectId: string, at: AsOf | undefined): Promise<ObservedEvent[]> {
-    return eventsUpTo(await this.loader.load(await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined)), at);
+  /** The facts of the object's events up to `at` (all of them without), oldest first, each with its stored event; none is a 404. */
+  private async facts(objectId: string, at?: AsOf): Promise<StoredFacts[]> {
+    if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
+    const facts = await this.factsUpTo(objectId, at);
+    if (facts.length === 0) throw objectNotFound(objectId, at);
+    return facts;
+  }
+
+  /** `facts` of an object id known to be well formed, none (not an error) where it has none by then. */
+  private async factsUpTo(objectId: string, at: AsOf | undefined): Promise<StoredFacts[]> {
+    const stored = await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined);
+    return eventsUpTo(stored.map((e) => ({ ...eventFactsOf(e), stored: e })), at);
   }
 
   /**
@@ -291,41 +307,63 @@ export class OwnershipQueries {
 
   /**
    * `GET /v1/objects/{id}/fields/history`: the path's transitions from the projection and its values
-   * from the object's events, without folding them again where the projection holds exactly those
-   * events (projected up to the last one, every one readable, a prefix of the object's history);
-   * folded otherwise.
+   * along the object's stored bodies, without folding them again where the projection holds exactly
+   * those events (projected up to the last one, every one readable, a prefix of the object's
+   * history); folded otherwise. A body is rebuilt only where a patch reaches the path
+   * (`pathValuesAlongChain`), and no event's managedFields are read.
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const resolve = await this.schemaResolver();
-    const events = await this.events(objectId, at);
-    const projected = await this.projected(objectId, events, path, resolve);
-    return projected ? fieldHistoryOfProjected(events, projected.transitions, path, resolve) : fieldHistory(events, path, resolve);
-  }
-
-  /** `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise. */
-  async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
-    const resolve = await this.schemaResolver();
-    const events = await this.events(objectId, at);
-    const projected = await this.projected(objectId, events, path, resolve);
-    return projected ? explainFieldOfProjected(events, projected.transitions, projected.fields, path, resolve) : explainField(events, path, resolve);
+    const facts = await this.facts(objectId, at);
+    const projected = await this.projected(objectId, facts, path, resolve);
+    if (!projected) return fieldHistory(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
+    return fieldHistoryOfValues(projected.path, await this.pathValues(objectId, facts, projected.path), projected.transitions, eventsSchema(facts, resolve));
   }
 
   /**
-   * What folding `events` (the object's, oldest first) would give, from the projection: its stored
-   * transitions of `path` up to the last one (oldest first; history and explain read no other) and
-   * its owned fields then. `null` unless the
+   * `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise; the
+   * events' objects are read only from where explaining starts to diff them (`explainChainStart`).
+   */
+  async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
+    const resolve = await this.schemaResolver();
+    const facts = await this.facts(objectId, at);
+    const projected = await this.projected(objectId, facts, path, resolve);
+    if (!projected) return explainField(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
+    const start = explainChainStart(projected.path, await this.pathValues(objectId, facts, projected.path), projected.transitions);
+    const chain = await this.loader.load(facts.slice(start).map((f) => f.stored));
+    return explainFieldOfProjected(projected.path, eventsSchema(facts, resolve), chain, projected.transitions, projected.fields, resolve);
+  }
+
+  /**
+   * The value of `p` after each of `facts` (the object's events, a prefix of its history, oldest
+   * first) from their stored bodies (`pathValuesAlongChain`), or from the events read whole where
+   * those cannot tell.
+   */
+  private async pathValues(objectId: string, facts: readonly StoredFacts[], p: ResolvedPath): Promise<EventValue[]> {
+    const parts = await this.reader.storedBodies(objectId, facts[facts.length - 1]!.stored.seq);
+    const values = parts.length === facts.length && parts.every((b, i) => b.seq === facts[i]!.stored.seq) ? pathValuesAlongChain(parts, p.elements) : null;
+    if (values) return facts.map((event, i) => ({ event, value: values[i] }));
+    const events = await this.loader.load(facts.map((f) => f.stored));
+    return events.map(({ object, ...event }) => ({ event, value: valueAt(object, p.elements) }));
+  }
+
+  /**
+   * What folding the events of `facts` (the object's, oldest first) would give, from the projection:
+   * the path resolved, its stored transitions up to the last one (oldest first; history and explain
+   * read no other) and its owned fields then. `null` unless the
    * projection holds exactly those events: projected up to the last, a prefix of the object's
    * history, every one readable (no version needing a fold), in a generation with versions.
    */
   private async projected(
     objectId: string,
-    events: readonly ObservedEvent[],
+    facts: readonly EventFacts[],
     path: string,
     resolve: SchemaResolver,
-  ): Promise<{ transitions: FieldTransition[]; fields: OwnedField[] } | null> {
-    const { fieldsV1Path } = resolveEventsPath(events, path, resolve);
-    const first = events[0]!;
-    const lastSeq = String(events[events.length - 1]!.seq);
+  ): Promise<{ path: ResolvedPath; transitions: FieldTransition[]; fields: OwnedField[] } | null> {
+    const p = resolveEventsPath(facts, path, resolve);
+    const { fieldsV1Path } = p;
+    const first = facts[0]!;
+    const lastSeq = String(facts[facts.length - 1]!.seq);
     const [check]: {
       usable: boolean; fields: EncodedOwnedFields | null; baseline: EncodedOwnedFields | null;
       schema: SchemaUsed | null; cluster: string; api_group: string; api_version: string; kind: string;
@@ -341,19 +379,19 @@ export class OwnershipQueries {
                ORDER BY v.seq DESC LIMIT 1) AS fields,
               (SELECT v.fields FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq) AS baseline
        FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = $1::text`,
-      [objectId, lastSeq, events.length, String(first.seq)],
+      [objectId, lastSeq, facts.length, String(first.seq)],
     );
     if (!check?.usable || check.fields === null || check.baseline === null) return null;
     // Folded with another schema than the answer's (a new one stored, its re-projection not run yet): fold instead.
     const recorded = recordedSchema(check.schema, apiVersionOf(check.api_group, check.api_version), check.kind, check.cluster);
-    if (recorded.digest !== eventsSchema(events, resolve).digest) return null;
+    if (recorded.digest !== eventsSchema(facts, resolve).digest) return null;
     const rows: TransitionRow[] = await this.dataSource.query(
       `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint AND t.fields_v1_path = $3
        ORDER BY t.seq, t.ordinal`,
       [objectId, lastSeq, fieldsV1Path],
     );
     const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(check.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, fieldsV1Path);
-    return { transitions: [...baseline, ...rows.map(transitionFromRow)], fields: decodeOwnedFields(check.fields) };
+    return { path: p, transitions: [...baseline, ...rows.map(transitionFromRow)], fields: decodeOwnedFields(check.fields) };
   }
 
   /**
@@ -404,7 +442,7 @@ export class OwnershipQueries {
    * Its cursor is the stored one's (sequence, place in the event), so pages join up either way.
    */
   private async foldedTransitions(objectId: string, at: AsOf, before: TransitionsCursor | undefined, limit: number): Promise<Page<FieldTransition>> {
-    const placed = objectTransitions(await this.eventsUpTo(objectId, at), await this.schemaResolver());
+    const placed = objectTransitions(await this.loader.load((await this.factsUpTo(objectId, at)).map((f) => f.stored)), await this.schemaResolver());
     return transitionsPage(placed.filter((p) => afterCursor(p, before)), limit);
   }
 
