@@ -29,11 +29,20 @@ export interface StoredEvent {
   readonly bodyEncoding: BodyEncoding;
 }
 
-const SELECT_EVENT = `
-  SELECT e.seq, e.xid::text AS xid, o.id::text AS object_id, c.name AS cluster, o.api_group, o.api_version AS version, o.uid, o.kind, o.namespace, o.name, e.resource_version,
+const EVENT_COLUMNS = `e.seq, e.xid::text AS xid, o.id::text AS object_id, c.name AS cluster, o.api_group, o.api_version AS version, o.uid, o.kind, o.namespace, o.name, e.resource_version,
          e.api_version, e.event_type, e.source, e.observed_at, encode(e.managed_fields_hash, 'hex') AS mf,
-         e.managed_fields_times, e.body_encoding
+         e.managed_fields_times, e.body_encoding`;
+
+const SELECT_EVENT = `
+  SELECT ${EVENT_COLUMNS}
   FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id`;
+
+/** A stored event with its body as stored: the JSON text of a snapshot or of a patch (see {@link StoredEvent.bodyEncoding}). */
+export type StoredEventWithBody = StoredEvent & { readonly bodyJson: string };
+
+const SELECT_EVENT_WITH_BODY = `
+  SELECT ${EVENT_COLUMNS}, convert_from(b.bytes, 'UTF8') AS body_json
+  FROM events e JOIN blobs b ON b.hash = e.body_hash JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id`;
 
 interface Row {
   seq: string; xid: string; object_id: string; cluster: string; api_group: string; version: string; uid: string; kind: string; namespace: string; name: string;
@@ -134,19 +143,17 @@ export class EventReader {
   }
 
   /**
-   * The stored bodies of an object's events up to `maxSeq` (inclusive), oldest first, as stored:
-   * snapshots and patches, none rebuilt (see `pathValuesAlongChain`).
+   * {@link objectHistory} with each event's body as stored (a snapshot or a patch, not rebuilt:
+   * see `pathValuesAlongChain` and `ObservedEventLoader.loadChain`), in the same statement.
    */
-  async storedBodies(objectId: string, maxSeq: string): Promise<{ seq: string; encoding: BodyEncoding; json: string }[]> {
-    // Prepared (through a data source): the partitioned log plans in several times the time this runs.
-    return preparedOrPlainQuery<{ seq: string; encoding: BodyEncoding; json: string }>(
+  async objectHistoryWithBodies(objectId: string, maxSeq?: string): Promise<StoredEventWithBody[]> {
+    const rows = await preparedOrPlainQuery<Row & { body_json: string }>(
       this.dataSource,
-      'object-stored-bodies',
-      `SELECT e.seq::text AS seq, e.body_encoding AS encoding, convert_from(b.bytes, 'UTF8') AS json
-       FROM events e JOIN blobs b ON b.hash = e.body_hash
-       WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint ORDER BY e.seq`,
-      [objectId, maxSeq],
+      'object-history-bodies',
+      `${SELECT_EVENT_WITH_BODY} WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint) ORDER BY e.seq`,
+      [objectId, maxSeq ?? null],
     );
+    return rows.map((r) => Object.assign(toEvent(r), { bodyJson: r.body_json }));
   }
 
   /** The managedFields of an event, rebuilt from its blobs (with the entries' time stamps). */

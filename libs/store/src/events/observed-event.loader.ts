@@ -3,7 +3,7 @@ import { preparedOrPlainQuery } from '../database/prepared-query.js';
 import type { EventFacts, ObservedEvent } from '../../../audit/src/index.js';
 import { decodeBodyChain, type Body, type BodyEncoding } from '../ingest/body.util.js';
 import { readBlobTexts } from './blob-texts.js';
-import type { StoredEvent } from './event-reader.js';
+import type { StoredEvent, StoredEventWithBody } from './event-reader.js';
 
 /**
  * Turns stored events back into the audit lib's {@link ObservedEvent}s: bodies rebuilt from their
@@ -17,6 +17,22 @@ export class ObservedEventLoader {
     if (events.length === 0) return [];
     const [bodies, managedFields] = await Promise.all([this.bodies(events), this.managedFields(events)]);
     return events.map((e) => observedEventOf(e, rebuildObject(bodies.get(e.seq)!, e.resourceVersion, managedFields.get(e.seq)!)));
+  }
+
+  /**
+   * The events of `chain` from index `from` on, their bodies rebuilt from the chain's own (every
+   * event of one object, oldest first, from a full snapshot: no body read again) and their
+   * managedFields from their blobs.
+   */
+  async loadChain(chain: readonly StoredEventWithBody[], from = 0): Promise<ObservedEvent[]> {
+    const events = chain.slice(from);
+    if (events.length === 0) return [];
+    const bodies = decodeBodyChain(
+      chain.map((e) => ({ encoding: e.bodyEncoding, json: e.bodyJson })),
+      (i) => i >= from,
+    );
+    const managedFields = await this.managedFields(events);
+    return events.map((e, i) => observedEventOf(e, rebuildObject(bodies[from + i]!, e.resourceVersion, managedFields.get(e.seq)!)));
   }
 
   /**

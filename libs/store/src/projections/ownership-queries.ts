@@ -59,7 +59,7 @@ import {
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
-import type { StoredEvent } from '../events/event-reader.js';
+import type { StoredEvent, StoredEventWithBody } from '../events/event-reader.js';
 import { pathValuesAlongChain } from '../ingest/body-values.util.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
 import { preparedQuery } from '../database/prepared-query.js';
@@ -77,7 +77,14 @@ import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored
 const SCHEMA_MAX_AGE_MS = 2_000;
 
 /** An event's facts with the stored event they come from. */
-type StoredFacts = EventFacts & { readonly stored: StoredEvent };
+type StoredFacts<S extends StoredEvent = StoredEvent> = EventFacts & { readonly stored: S };
+
+/** The events of `stored` (oldest first) up to `at`, each as its facts with its stored event. */
+const withFacts = <S extends StoredEvent>(stored: readonly S[], at: AsOf | undefined): StoredFacts<S>[] =>
+  eventsUpTo(stored.map((e) => Object.assign(eventFactsOf(e), { stored: e })), at);
+
+/** The sequence an object's events are read up to for `at` (a time reads them all, then keeps those observed by then). */
+const seqBound = (at: AsOf | undefined): string | undefined => (at?.kind === 'seq' ? at.seq : undefined);
 
 const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
   FROM field_transitions t`;
@@ -268,18 +275,22 @@ export class OwnershipQueries {
     return this.loader.load((await this.facts(objectId, at)).map((f) => f.stored));
   }
 
-  /** The facts of the object's events up to `at` (all of them without), oldest first, each with its stored event; none is a 404. */
-  private async facts(objectId: string, at?: AsOf): Promise<StoredFacts[]> {
+  /**
+   * The facts of the object's events up to `at` (all of them without), oldest first, each with its
+   * stored event (and its body as stored, with `bodies`); none is a 404.
+   */
+  private async facts(objectId: string, at: AsOf | undefined): Promise<StoredFacts[]>;
+  private async facts(objectId: string, at: AsOf | undefined, bodies: true): Promise<StoredFacts<StoredEventWithBody>[]>;
+  private async facts(objectId: string, at: AsOf | undefined, bodies = false): Promise<StoredFacts[]> {
     if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
-    const facts = await this.factsUpTo(objectId, at);
+    const facts = bodies ? withFacts(await this.reader.objectHistoryWithBodies(objectId, seqBound(at)), at) : await this.factsUpTo(objectId, at);
     if (facts.length === 0) throw objectNotFound(objectId, at);
     return facts;
   }
 
   /** `facts` of an object id known to be well formed, none (not an error) where it has none by then. */
   private async factsUpTo(objectId: string, at: AsOf | undefined): Promise<StoredFacts[]> {
-    const stored = await this.reader.objectHistory(objectId, at?.kind === 'seq' ? at.seq : undefined);
-    return eventsUpTo(stored.map((e) => ({ ...eventFactsOf(e), stored: e })), at);
+    return withFacts(await this.reader.objectHistory(objectId, seqBound(at)), at);
   }
 
   /**
@@ -314,37 +325,36 @@ export class OwnershipQueries {
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const resolve = await this.schemaResolver();
-    const facts = await this.facts(objectId, at);
+    const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return fieldHistory(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
-    return fieldHistoryOfValues(projected.path, await this.pathValues(objectId, facts, projected.path), projected.transitions, eventsSchema(facts, resolve));
+    return fieldHistoryOfValues(projected.path, await this.pathValues(facts, projected.path), projected.transitions, eventsSchema(facts, resolve));
   }
 
   /**
    * `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise; the
-   * events' objects are read only from where explaining starts to diff them (`explainChainStart`).
+   * events' objects are rebuilt only from where explaining starts to diff them (`explainChainStart`).
    */
   async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
     const resolve = await this.schemaResolver();
-    const facts = await this.facts(objectId, at);
+    const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return explainField(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
-    const start = explainChainStart(projected.path, await this.pathValues(objectId, facts, projected.path), projected.transitions);
-    const chain = await this.loader.load(facts.slice(start).map((f) => f.stored));
+    const start = explainChainStart(projected.path, await this.pathValues(facts, projected.path), projected.transitions);
+    const chain = await this.loader.loadChain(facts.map((f) => f.stored), start);
     return explainFieldOfProjected(projected.path, eventsSchema(facts, resolve), chain, projected.transitions, projected.fields, resolve);
   }
 
   /**
-   * The value of `p` after each of `facts` (the object's events, a prefix of its history, oldest
-   * first) from their stored bodies (`pathValuesAlongChain`), or from the events read whole where
-   * those cannot tell.
+   * The value of `p` after each of `facts` (every event of the object up to a moment, oldest first,
+   * with their bodies as stored): from the stored snapshot and patches (`pathValuesAlongChain`), or
+   * from the objects rebuilt whole where those cannot tell.
    */
-  private async pathValues(objectId: string, facts: readonly StoredFacts[], p: ResolvedPath): Promise<EventValue[]> {
-    const parts = await this.reader.storedBodies(objectId, facts[facts.length - 1]!.stored.seq);
-    const values = parts.length === facts.length && parts.every((b, i) => b.seq === facts[i]!.stored.seq) ? pathValuesAlongChain(parts, p.elements) : null;
+  private async pathValues(facts: readonly StoredFacts<StoredEventWithBody>[], p: ResolvedPath): Promise<EventValue[]> {
+    const chain = facts.map((f) => f.stored);
+    const values = pathValuesAlongChain(chain.map((e) => ({ encoding: e.bodyEncoding, json: e.bodyJson })), p.elements);
     if (values) return facts.map((event, i) => ({ event, value: values[i] }));
-    const events = await this.loader.load(facts.map((f) => f.stored));
-    return events.map(({ object, ...event }) => ({ event, value: valueAt(object, p.elements) }));
+    return (await this.loader.loadChain(chain)).map(({ object, ...event }) => ({ event, value: valueAt(object, p.elements) }));
   }
 
   /**
