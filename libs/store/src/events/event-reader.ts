@@ -42,7 +42,7 @@ export type StoredEventWithBody = StoredEvent & { readonly bodyJson: string };
 
 const SELECT_EVENT_WITH_BODY = `
   SELECT ${EVENT_COLUMNS}, convert_from(b.bytes, 'UTF8') AS body_json
-  FROM events e JOIN blobs b ON b.hash = e.body_hash JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id`;
+  FROM events e LEFT JOIN blobs b ON b.hash = e.body_hash JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id`;
 
 interface Row {
   seq: string; xid: string; object_id: string; cluster: string; api_group: string; version: string; uid: string; kind: string; namespace: string; name: string;
@@ -147,13 +147,17 @@ export class EventReader {
    * see `pathValuesAlongChain` and `ObservedEventLoader.loadChain`), in the same statement.
    */
   async objectHistoryWithBodies(objectId: string, maxSeq?: string): Promise<StoredEventWithBody[]> {
-    const rows = await preparedOrPlainQuery<Row & { body_json: string }>(
+    const rows = await preparedOrPlainQuery<Row & { body_json: string | null }>(
       this.dataSource,
       'object-history-bodies',
       `${SELECT_EVENT_WITH_BODY} WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint) ORDER BY e.seq`,
       [objectId, maxSeq ?? null],
     );
-    return rows.map((r) => Object.assign(toEvent(r), { bodyJson: r.body_json }));
+    return rows.map((r) => {
+      // A missing blob is an error, as the loader's (an event is never left out of an answer).
+      if (r.body_json === null) throw new Error(`no body for event ${r.seq}`);
+      return Object.assign(toEvent(r), { bodyJson: r.body_json });
+    });
   }
 
   /** The managedFields of an event, rebuilt from its blobs (with the entries' time stamps). */

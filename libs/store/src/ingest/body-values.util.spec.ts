@@ -81,6 +81,12 @@ describe('pathValuesAlongChain', () => {
     );
   });
 
+  it('parses a patch written with spaces (not as encodeBody writes it) instead of filtering its text', () => {
+    const snapshot = { encoding: 'full' as const, json: '{"spec":{"replicas":1},"status":{}}' };
+    const spaced = { encoding: 'snapshot-patch' as const, json: '[{"op":"replace", "path": "/spec/replicas", "value": 3}]' };
+    expect(pathValuesAlongChain([snapshot, spaced], [field('spec'), field('replicas')])).toEqual([1, 3]);
+  });
+
   it('cannot answer for what the event columns put back, nor for a chain of patches on previous bodies', () => {
     const parts = encodeAll([{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }], (i) => i === 0);
     expect(pathValuesAlongChain(parts, [field('metadata')])).toBeNull();

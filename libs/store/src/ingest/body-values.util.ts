@@ -31,7 +31,8 @@ function patchNeedles(at: string): string[] {
   return [...above, `"path":${JSON.stringify(at).slice(0, -1)}`];
 }
 
-const WRITTEN_BY_ENCODE_BODY = '[{"op":"';
+/** Whether a patch's text is as `encodeBody` writes it (compact), so that {@link patchNeedles} apply to it; else it is parsed. */
+const compact = (json: string): boolean => json.startsWith('[{"op":"') && !json.includes('"path" ') && !json.includes('"path": ');
 
 /**
  * The value of `path` in the object of every event of a chain (its stored bodies, oldest first,
@@ -63,7 +64,7 @@ export function pathValuesAlongChain(parts: readonly { encoding: BodyEncoding; j
       snapshotValue = valueAt(JSON.parse(part.json) as Body, path);
       out.push(snapshotValue);
     } else if (part.encoding === 'snapshot-patch') {
-      if (part.json.startsWith(WRITTEN_BY_ENCODE_BODY) && !needles.some((n) => part.json.includes(n))) {
+      if (compact(part.json) && !needles.some((n) => part.json.includes(n))) {
         out.push(snapshotValue);
         continue;
       }

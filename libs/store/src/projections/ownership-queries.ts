@@ -328,7 +328,7 @@ export class OwnershipQueries {
     const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return fieldHistory(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
-    return fieldHistoryOfValues(projected.path, await this.pathValues(facts, projected.path), projected.transitions, eventsSchema(facts, resolve));
+    return fieldHistoryOfValues(projected.path, (await this.pathValues(facts, projected.path)).values, projected.transitions, eventsSchema(facts, resolve));
   }
 
   /**
@@ -340,21 +340,23 @@ export class OwnershipQueries {
     const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return explainField(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
-    const start = explainChainStart(projected.path, await this.pathValues(facts, projected.path), projected.transitions);
-    const chain = await this.loader.loadChain(facts.map((f) => f.stored), start);
+    const { values, rebuilt } = await this.pathValues(facts, projected.path);
+    const start = explainChainStart(projected.path, values, projected.transitions);
+    const chain = rebuilt ? rebuilt.slice(start) : await this.loader.loadChain(facts.map((f) => f.stored), start);
     return explainFieldOfProjected(projected.path, eventsSchema(facts, resolve), chain, projected.transitions, projected.fields, resolve);
   }
 
   /**
    * The value of `p` after each of `facts` (every event of the object up to a moment, oldest first,
    * with their bodies as stored): from the stored snapshot and patches (`pathValuesAlongChain`), or
-   * from the objects rebuilt whole where those cannot tell.
+   * from the events rebuilt whole where those cannot tell (`rebuilt`: those events).
    */
-  private async pathValues(facts: readonly StoredFacts<StoredEventWithBody>[], p: ResolvedPath): Promise<EventValue[]> {
+  private async pathValues(facts: readonly StoredFacts<StoredEventWithBody>[], p: ResolvedPath): Promise<{ values: EventValue[]; rebuilt?: ObservedEvent[] }> {
     const chain = facts.map((f) => f.stored);
     const values = pathValuesAlongChain(chain.map((e) => ({ encoding: e.bodyEncoding, json: e.bodyJson })), p.elements);
-    if (values) return facts.map((event, i) => ({ event, value: values[i] }));
-    return (await this.loader.loadChain(chain)).map(({ object, ...event }) => ({ event, value: valueAt(object, p.elements) }));
+    if (values) return { values: facts.map((event, i) => ({ event, value: values[i] })) };
+    const rebuilt = await this.loader.loadChain(chain);
+    return { values: rebuilt.map(({ object, ...event }) => ({ event, value: valueAt(object, p.elements) })), rebuilt };
   }
 
   /**
