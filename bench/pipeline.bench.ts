@@ -319,8 +319,9 @@ async function secondEvent(
     if (Number.isNaN(appended) && counts.events >= 2 * objects.length) appended = performance.now() - started;
     if (counts.states >= objects.length) break;
     if (performance.now() - started > 600_000) throw new Error(`second event: not every object projected after 10 minutes (${counts.events} events, ${counts.states} states)`);
-    maxPauseMs = Math.max(maxPauseMs, pollPause(lastProbeMs));
-    await new Promise((r) => setTimeout(r, pollPause(lastProbeMs)));
+    const pause = pollPause(lastProbeMs);
+    maxPauseMs = Math.max(maxPauseMs, pause);
+    await new Promise((r) => setTimeout(r, pause));
   }
   const projected = performance.now() - started;
   const benchCpu = process.cpuUsage(benchBefore);

@@ -59,7 +59,7 @@ export function fieldHistory(events: readonly ObservedEvent[], path: string, sch
     for (const t of ts) if (t.fieldsV1Path === p.fieldsV1Path) transitions.push(t);
     if (ok) applied.push(e);
   });
-  return historyView(p, transitions, applied.map((e) => ({ ...e, value: valueAt(e.object, p.elements) })), eventsSchema(events, schemaResolver));
+  return historyView(p, transitions, applied.map((e) => ({ event: e, value: valueAt(e.object, p.elements) })), eventsSchema(events, schemaResolver));
 }
 
 /**
@@ -75,7 +75,7 @@ export function fieldHistoryOfValues(
   transitions: readonly FieldTransition[],
   schema: SchemaUsed,
 ): FieldHistoryView {
-  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), sortEvents(values.map((v) => ({ ...v.event, value: v.value }))), schema);
+  return historyView(p, transitions.filter((t) => t.fieldsV1Path === p.fieldsV1Path), values, schema);
 }
 
 /** An event's facts and the value of one path in its object (`undefined`: absent). */
@@ -85,17 +85,12 @@ export interface EventValue {
 }
 
 /** The view: the path's transitions, and its value after every applied event (oldest first) whenever it changed. */
-function historyView(
-  p: ResolvedPath,
-  pathTransitions: readonly FieldTransition[],
-  applied: readonly (EventFacts & { readonly value: Value | undefined })[],
-  schema: SchemaUsed,
-): FieldHistoryView {
+function historyView(p: ResolvedPath, pathTransitions: readonly FieldTransition[], applied: readonly EventValue[], schema: SchemaUsed): FieldHistoryView {
   const transitions = pathTransitions.map(({ objectId: _o, path: _p, fieldsV1Path: _f, ...rest }): FieldHistoryTransition => rest);
   const values: FieldValueChange[] = [];
   let last: { present: boolean; value: Value | null } | undefined;
-  for (const e of applied) {
-    const v = e.watchType === 'DELETED' ? undefined : e.value;
+  for (const { event: e, value } of applied) {
+    const v = e.watchType === 'DELETED' ? undefined : value;
     const cur = { present: v !== undefined, value: v === undefined ? null : v };
     if (last && last.present === cur.present && valueEquals(last.value, cur.value)) continue;
     if (!last && !cur.present) continue;

@@ -1,6 +1,7 @@
 import { FIELD, type Path, type Value } from '../../../ssa-engine/src/index.js';
 import { valueAt } from '../../../audit/src/index.js';
 import { decodeParsedBody, type Body, type BodyEncoding } from './body.util.js';
+import { pointerToken } from './json-diff.util.js';
 
 /** Keys an event's object gets back from its event's columns, not from its stored body (see `rebuildObject`). */
 const REBUILT = [
@@ -10,8 +11,8 @@ const REBUILT = [
 
 const isPrefix = (a: readonly string[], b: readonly string[]): boolean => a.length <= b.length && a.every((s, i) => s === b[i]);
 
-/** A JSON pointer (RFC 6901) of reference tokens. */
-const pointer = (tokens: readonly string[]): string => tokens.map((t) => '/' + t.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+/** The JSON pointer (RFC 6901) of a path of keys, escaped as `diffJson` escapes them. */
+const pointer = (keys: readonly string[]): string => keys.map((k) => '/' + pointerToken(k)).join('');
 
 /**
  * Whether an operation at pointer `op` reaches the node at pointer `at` (one goes through or below

@@ -3,7 +3,8 @@ export type PatchOperation =
   | { readonly op: 'add' | 'replace'; readonly path: string; readonly value: unknown }
   | { readonly op: 'remove'; readonly path: string };
 
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+/** A key as a JSON pointer reference token (RFC 6901: `~` and `/` escaped). */
+export const pointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -22,10 +23,10 @@ export function diffJson(from: unknown, to: unknown, path = '', out: PatchOperat
       return out;
     }
     // Own keys only: `in` would also see inherited names such as "constructor".
-    for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) out.push({ op: 'remove', path: `${path}/${escape(k)}` });
+    for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) out.push({ op: 'remove', path: `${path}/${pointerToken(k)}` });
     for (const k of Object.keys(to)) {
-      if (!Object.hasOwn(from, k)) out.push({ op: 'add', path: `${path}/${escape(k)}`, value: to[k] });
-      else diffJson(from[k], to[k], `${path}/${escape(k)}`, out);
+      if (!Object.hasOwn(from, k)) out.push({ op: 'add', path: `${path}/${pointerToken(k)}`, value: to[k] });
+      else diffJson(from[k], to[k], `${path}/${pointerToken(k)}`, out);
     }
     return out;
   }
