@@ -223,6 +223,7 @@ export class ClusterWatcher {
         const resources = selectResources(await discoverResources(this.client, signal), this.config.resources.include, this.config.resources.exclude);
         if (signal.aborted) break;
         const current = await this.ports.clusterIdentity();
+        if (signal.aborted) break;
         if (current !== identity && current !== '') {
           this.metrics.clusterDiscontinuities.inc({ cluster: this.cluster, reason: 'identity' });
           setImmediate(() => void this.restart(`another cluster answers behind this name (kube-system uid ${identity} → ${current})`));
@@ -265,10 +266,14 @@ export class ClusterWatcher {
     this.log.info({ format: docs.version, documents: all.length, changed: changed.length }, 'OpenAPI documents handed to the schema job');
   }
 
-  /** Until the discovery interval passes, a CRD changes (shortly after: its resource is served once established), or the session ends. */
-  /** Resolves true when a CRD changed. */
+  /**
+   * Until the discovery interval passes, a CRD changes (shortly after: its resource is served once
+   * established), or the session ends. Resolves true when a CRD changed.
+   */
   private waitForRediscovery(signal: AbortSignal): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
+      // An abort during the discovery just done has already fired: its listener would never run.
+      if (signal.aborted) return resolve(false);
       let crd = false;
       const done = () => {
         clearTimeout(timer);

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../../libs/config/src/index.js';
+import { Metrics } from '../../../libs/common/src/index.js';
+import { loadClusters } from '../../../libs/kube/src/index.js';
+import { startSandbox, type Sandbox } from '../../../libs/sandbox/src/index.js';
+import { ClusterWatcher, type ClusterWatcherPorts } from './cluster-watcher.js';
+
+const silent = pino({ level: 'silent' });
+
+describe('ClusterWatcher stop', () => {
+  let dir: string;
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ssa-cluster-watcher-'));
+    sandbox = await startSandbox({ port: 0, kubeconfigPath: join(dir, 'kubeconfig') });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // The all-in-one's SIGTERM during its first discovery: the session's abort fires while discovery is
+  // in flight, and the wait for the next discovery (10 minutes here) must not start after it.
+  it('returns at once when stopped while a discovery is in flight', async () => {
+    const config = loadConfig({ KUBECONFIG: join(dir, 'kubeconfig'), LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
+    const [client] = loadClusters(config.kube);
+    let identityReads = 0;
+    let stopped: Promise<void> | undefined;
+    const enqueued: unknown[] = [];
+    const ports: ClusterWatcherPorts = {
+      enqueue: async (o) => void enqueued.push(...o),
+      queueDepth: async () => 0,
+      loadPositions: async () => ({ positions: new Map(), otherIdentity: null, maxFlush: 0n }),
+      // The second read is the one discovery makes before it starts the watches: stop there.
+      clusterIdentity: async () => {
+        if (++identityReads === 2) stopped = watcher.stop();
+        return 'uid-1';
+      },
+      onQueueLost: () => () => undefined,
+      liveObjects: async () => [],
+      storeSchemas: async () => undefined,
+    };
+    const watcher = new ClusterWatcher(client!, config, ports, new Metrics({ defaultMetrics: false }), silent);
+    watcher.start();
+    const deadline = Date.now() + 10_000;
+    while (stopped === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(identityReads).toBe(2);
+    const started = Date.now();
+    await stopped;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(watcher.isLeader).toBe(false);
+    expect(watcher.watchedResources).toEqual([]);
+  });
+});
