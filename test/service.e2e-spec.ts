@@ -63,7 +63,9 @@ describe('the built service', () => {
     // On failure, say why: the log lines from "stopping" on.
     const log = p.stdout();
     expect({ code, log: code === 0 ? '' : log.slice(log.lastIndexOf('{', log.indexOf('"msg":"stopping"'))) }).toEqual({ code: 0, log: '' });
-    expect(log).toContain('"msg":"stopped"');
+    // Each step of the stop says when it is done, in order, and the process last.
+    const steps = ['watcher stopped', 'queue closed', 'database closed', 'stopped'].map((m) => log.indexOf(`"msg":"${m}"`));
+    expect(steps.every((at, i) => at >= 0 && (i === 0 || at > steps[i - 1]!))).toBe(true);
     await rm(dataDir, { recursive: true, force: true });
   });
 

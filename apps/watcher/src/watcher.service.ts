@@ -84,10 +84,12 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
 
   // Before the queue closes (QueueModule closes it in its own beforeApplicationShutdown, registered earlier).
   async beforeApplicationShutdown(): Promise<void> {
+    const started = Date.now();
     await Promise.all(this.watchers.map((w) => w.stop()));
     for (const u of this.unregister) u();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server?.closeAllConnections();
+    this.logger.info({ component: 'watcher', ms: Date.now() - started }, 'watcher stopped');
   }
 
   private listen(log: Logger): Promise<void> {

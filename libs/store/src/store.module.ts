@@ -1,5 +1,7 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/src/index.js';
+import { LOGGER } from '../../common/src/index.js';
 import { migrate, openDatabase, type Database } from './database/database.js';
 import { EventReader } from './events/event-reader.js';
 import { CheckpointRepository } from './events/checkpoint.repository.js';
@@ -74,10 +76,15 @@ export class StoreModule implements OnApplicationShutdown {
     };
   }
 
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   // After every beforeApplicationShutdown hook (the queue stops there), so running jobs can finish.
   async onApplicationShutdown(): Promise<void> {
+    const started = Date.now();
     await this.db.close();
+    this.logger.info({ ms: Date.now() - started }, 'database closed');
   }
 }
