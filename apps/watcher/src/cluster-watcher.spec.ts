@@ -54,4 +54,47 @@ describe('ClusterWatcher stop', () => {
     expect(watcher.isLeader).toBe(false);
     expect(watcher.watchedResources).toEqual([]);
   });
+
+  it('does not wait for the rest of the OpenAPI documents when stopped during their download', async () => {
+    const kubeconfig = join(dir, 'kubeconfig-openapi');
+    let watcher: ClusterWatcher | undefined;
+    let stopped: Promise<void> | undefined;
+    const documents: string[] = [];
+    const slow = await startSandbox({
+      port: 0,
+      kubeconfigPath: kubeconfig,
+      log: (line) => {
+        if (!line.url.startsWith('/openapi/v3/')) return;
+        documents.push(line.url);
+        stopped ??= watcher!.stop();
+      },
+    });
+    try {
+      const config = loadConfig({ KUBECONFIG: kubeconfig, LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
+      const stored: unknown[] = [];
+      const ports: ClusterWatcherPorts = {
+        enqueue: async () => undefined,
+        queueDepth: async () => 0,
+        loadPositions: async () => ({ positions: new Map(), otherIdentity: null, maxFlush: 0n }),
+        clusterIdentity: async () => 'uid-1',
+        onQueueLost: () => () => undefined,
+        liveObjects: async () => [],
+        storeSchemas: async (_c, d) => void stored.push(...d),
+      };
+      const warnings: string[] = [];
+      const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
+      watcher = new ClusterWatcher(loadClusters(config.kube)[0]!, config, ports, new Metrics({ defaultMetrics: false }), log);
+      watcher.start();
+      const deadline = Date.now() + 10_000;
+      while (stopped === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await stopped;
+      const index = (await (await fetch(`${slow.url}/openapi/v3`)).json()) as { paths: Record<string, unknown> };
+      // The first document's request was under way at the stop; none after it was asked for.
+      expect(documents.length).toBeLessThan(Object.keys(index.paths).length);
+      expect(stored).toEqual([]);
+      expect(warnings).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
 });

@@ -236,6 +236,7 @@ export class ClusterWatcher {
         if (schemasDue) {
           schemasDue = false;
           this.schemaSync = this.schemaSync.then(() => this.syncSchemas(signal)).catch((e: unknown) => {
+            if (signal.aborted) return; // a stop ended the download
             schemasDue = true;
             this.log.warn({ err: e }, 'OpenAPI download failed: retried at the next discovery');
           });
@@ -253,7 +254,8 @@ export class ClusterWatcher {
   /** Downloads the OpenAPI documents (v3 per group-version, else v2) and hands over those that changed. */
   private async syncSchemas(signal: AbortSignal): Promise<void> {
     if (signal.aborted) return;
-    const docs = await downloadOpenApi(this.client);
+    const docs = await downloadOpenApi(this.client, { signal });
+    if (signal.aborted) return;
     const all: SchemaDocument[] =
       docs.version === 'v3'
         ? Object.entries(docs.documents).map(([path, document]) => ({ path, format: 'openapi-v3' as const, document: document as Record<string, unknown> }))
