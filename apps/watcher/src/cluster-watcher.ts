@@ -29,8 +29,8 @@ export interface ClusterWatcherPorts {
   queueDepth(): Promise<number>;
   /** The positions every ingest lane has committed, for the cluster under this identity. */
   loadPositions(cluster: string, clusterUid: string): Promise<StoredWatchPositions>;
-  /** The cluster's identity: the kube-system namespace's uid ('' when it cannot be read). */
-  clusterIdentity(): Promise<string>;
+  /** The cluster's identity: the kube-system namespace's uid ('' when it cannot be read); `signal` ends the request. */
+  clusterIdentity(signal?: AbortSignal): Promise<string>;
   /** Calls back when the queue's state was lost (jobs may be gone): every resource is relisted. */
   onQueueLost(listener: (reason: string) => void): () => void;
   liveObjects(cluster: string, group: string, resource: string): Promise<readonly KnownObject[]>;
@@ -183,7 +183,7 @@ export class ClusterWatcher {
 
   private async runSession(signal: AbortSignal): Promise<void> {
     const w = this.config.watcher;
-    const identity = await this.retry(() => this.ports.clusterIdentity(), signal, 'reading the cluster identity');
+    const identity = await this.retry(() => this.ports.clusterIdentity(signal), signal, 'reading the cluster identity');
     const stored = await this.retry(() => this.ports.loadPositions(this.cluster, identity), signal, 'loading resume positions');
     const relist = this.relistNext;
     this.relistNext = false;
@@ -222,7 +222,7 @@ export class ClusterWatcher {
       try {
         const resources = selectResources(await discoverResources(this.client, signal), this.config.resources.include, this.config.resources.exclude);
         if (signal.aborted) break;
-        const current = await this.ports.clusterIdentity();
+        const current = await this.ports.clusterIdentity(signal);
         if (signal.aborted) break;
         if (current !== identity && current !== '') {
           this.metrics.clusterDiscontinuities.inc({ cluster: this.cluster, reason: 'identity' });
@@ -360,6 +360,7 @@ export class ClusterWatcher {
         this.failed(e);
         this.log.warn({ err: e }, `${what} failed: retrying`);
         await sleep(delay, signal);
+        if (signal.aborted) throw e; // a stop ended the wait: no request after it
       }
     }
   }

@@ -67,7 +67,7 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
             enqueue: (o, checkpoint) => this.producer.enqueue(o, checkpoint),
             queueDepth: () => this.driver.pending('ingest'),
             loadPositions: (cluster, uid) => this.positions.load(cluster, uid, this.config.queue.ingestShards),
-            clusterIdentity: () => identityOf(client),
+            clusterIdentity: (signal) => identityOf(client, signal),
             onQueueLost: (listener) => this.driver.onQueueLost(listener),
             liveObjects: (c, g, r) => this.live.liveObjects(c, g, r),
             storeSchemas: (c, documents, paths) => this.schemas.enqueue(c, documents, paths),
@@ -87,8 +87,10 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
     const started = Date.now();
     await Promise.all(this.watchers.map((w) => w.stop()));
     for (const u of this.unregister) u();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    // close() waits for open connections: end them at once (a scraper's keep-alive would hold it).
+    const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server?.closeAllConnections();
+    await closed;
     this.logger.info({ component: 'watcher', ms: Date.now() - started }, 'watcher stopped');
   }
 
@@ -125,9 +127,9 @@ export class WatcherService implements OnApplicationBootstrap, BeforeApplication
  * The cluster's identity for its resume positions; '' when RBAC or the cluster does not let us read
  * it (403/404: positions are then kept under '' and a replaced cluster is caught only by its watches).
  */
-async function identityOf(client: KubeClient): Promise<string> {
+async function identityOf(client: KubeClient, signal?: AbortSignal): Promise<string> {
   try {
-    return await clusterIdentity(client);
+    return await clusterIdentity(client, signal);
   } catch (e) {
     if (e instanceof KubeError && (e.status === 403 || e.status === 404)) return '';
     throw e;

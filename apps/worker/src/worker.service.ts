@@ -29,8 +29,8 @@ export class WorkerService implements OnApplicationBootstrap {
     await this.driver.consume([this.ingest, this.project, this.maintenance, this.schemas]);
     await this.driver.schedule('maintenance', { name: 'maintain-partitions', data: { reason: 'schedule' } }, MAINTENANCE_EVERY_MS);
     // Not in the embedded all-in-one: its databases are small. (It was first left out because that
-    // process then sometimes did not stop within 25 s on SIGTERM; the hang was the watcher's, a stop
-    // during its first discovery, and is fixed. Turning it on there has not been measured since.)
+    // process then sometimes did not stop within 25 s on SIGTERM; the hang reproduced without it was
+    // the watcher's, a stop during a discovery, and is fixed. Turning it on there is not measured.)
     if (this.config.database.kind !== 'embedded') {
       await this.driver.schedule('maintenance', { name: 'refresh-statistics', data: { reason: 'schedule' } }, STATISTICS_EVERY_MS);
     }
