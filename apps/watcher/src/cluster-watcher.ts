@@ -72,6 +72,8 @@ export class ClusterWatcher {
   /** The next session lists every resource afresh (gap-fill against the store) instead of resuming. */
   private relistNext = false;
   private restarting: Promise<void> | undefined;
+  /** stop() was called: a restart scheduled before it does not start a new session. */
+  private stopped = false;
   private unsubscribe: (() => void) | undefined;
   private readonly log: Logger;
   /** Reading the identity or positions, or discovery, failing without a success since. */
@@ -122,6 +124,7 @@ export class ClusterWatcher {
   }
 
   start(): void {
+    this.stopped = false;
     this.unsubscribe = this.ports.onQueueLost((reason) => {
       this.metrics.clusterDiscontinuities.inc({ cluster: this.cluster, reason: 'queue-lost' });
       void this.restart(`the queue was lost (${reason})`);
@@ -132,6 +135,7 @@ export class ClusterWatcher {
 
   /** Graceful: flushes, and hands the lease back so a standby takes over at once. */
   async stop(): Promise<void> {
+    this.stopped = true;
     this.unsubscribe?.();
     await this.restarting;
     if (this.elector) await this.elector.stop(true);
@@ -145,11 +149,11 @@ export class ClusterWatcher {
    */
   private restart(why: string): Promise<void> {
     this.restarting ??= (async () => {
-      if (!this.session) return;
+      if (!this.session || this.stopped) return;
       this.log.error({ why }, 'relisting every resource with gap-fill against the store');
       await this.stopSession(true);
       this.relistNext = true;
-      this.startSession();
+      if (!this.stopped) this.startSession();
     })().finally(() => (this.restarting = undefined));
     return this.restarting;
   }
