@@ -10,6 +10,28 @@ import { ClusterWatcher, type ClusterWatcherPorts } from './cluster-watcher.js';
 
 const silent = pino({ level: 'silent' });
 
+/** A watcher of the cluster of `kubeconfig` whose ports store nothing (10 minutes between discoveries), `ports` replacing some. */
+function watcherOf(kubeconfig: string, ports: Partial<ClusterWatcherPorts>, logger = silent): ClusterWatcher {
+  const config = loadConfig({ KUBECONFIG: kubeconfig, LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
+  const quiet: ClusterWatcherPorts = {
+    enqueue: async () => undefined,
+    queueDepth: async () => 0,
+    loadPositions: async () => ({ positions: new Map(), otherIdentity: null, maxFlush: 0n }),
+    clusterIdentity: async () => 'uid-1',
+    onQueueLost: () => () => undefined,
+    liveObjects: async () => [],
+    storeSchemas: async () => undefined,
+  };
+  return new ClusterWatcher(loadClusters(config.kube)[0]!, config, { ...quiet, ...ports }, new Metrics({ defaultMetrics: false }), logger);
+}
+
+/** The stop a test's hook started, once it has (within 10 s). */
+async function stopStarted(stopped: () => Promise<void> | undefined): Promise<Promise<void> | undefined> {
+  const deadline = Date.now() + 10_000;
+  while (stopped() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  return stopped();
+}
+
 describe('ClusterWatcher stop', () => {
   let dir: string;
   let sandbox: Sandbox;
@@ -25,31 +47,20 @@ describe('ClusterWatcher stop', () => {
   // The all-in-one's SIGTERM during its first discovery: the session's abort fires while discovery is
   // in flight, and the wait for the next discovery (10 minutes here) must not start after it.
   it('returns at once when stopped while a discovery is in flight', async () => {
-    const config = loadConfig({ KUBECONFIG: join(dir, 'kubeconfig'), LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
-    const [client] = loadClusters(config.kube);
     let identityReads = 0;
     let stopped: Promise<void> | undefined;
-    const enqueued: unknown[] = [];
-    const ports: ClusterWatcherPorts = {
-      enqueue: async (o) => void enqueued.push(...o),
-      queueDepth: async () => 0,
-      loadPositions: async () => ({ positions: new Map(), otherIdentity: null, maxFlush: 0n }),
+    const watcher = watcherOf(join(dir, 'kubeconfig'), {
       // The second read is the one discovery makes before it starts the watches: stop there.
       clusterIdentity: async () => {
         if (++identityReads === 2) stopped = watcher.stop();
         return 'uid-1';
       },
-      onQueueLost: () => () => undefined,
-      liveObjects: async () => [],
-      storeSchemas: async () => undefined,
-    };
-    const watcher = new ClusterWatcher(client!, config, ports, new Metrics({ defaultMetrics: false }), silent);
+    });
     watcher.start();
-    const deadline = Date.now() + 10_000;
-    while (stopped === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const stopping = await stopStarted(() => stopped);
     expect(identityReads).toBe(2);
     const started = Date.now();
-    await stopped;
+    await stopping;
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(watcher.isLeader).toBe(false);
     expect(watcher.watchedResources).toEqual([]);
@@ -70,24 +81,12 @@ describe('ClusterWatcher stop', () => {
       },
     });
     try {
-      const config = loadConfig({ KUBECONFIG: kubeconfig, LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
       const stored: unknown[] = [];
-      const ports: ClusterWatcherPorts = {
-        enqueue: async () => undefined,
-        queueDepth: async () => 0,
-        loadPositions: async () => ({ positions: new Map(), otherIdentity: null, maxFlush: 0n }),
-        clusterIdentity: async () => 'uid-1',
-        onQueueLost: () => () => undefined,
-        liveObjects: async () => [],
-        storeSchemas: async (_c, d) => void stored.push(...d),
-      };
       const warnings: string[] = [];
       const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
-      watcher = new ClusterWatcher(loadClusters(config.kube)[0]!, config, ports, new Metrics({ defaultMetrics: false }), log);
+      watcher = watcherOf(kubeconfig, { storeSchemas: async (_c, d) => void stored.push(...d) }, log);
       watcher.start();
-      const deadline = Date.now() + 10_000;
-      while (stopped === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      await stopped;
+      await (await stopStarted(() => stopped));
       const index = (await (await fetch(`${slow.url}/openapi/v3`)).json()) as { paths: Record<string, unknown> };
       // The first document's request was under way at the stop; none after it was asked for.
       expect(documents.length).toBeLessThan(Object.keys(index.paths).length);
