@@ -36,6 +36,24 @@ function patchNeedles(at: string): string[] {
 const compact = (json: string): boolean => json.startsWith('[{"op":"') && !json.includes('"path" ') && !json.includes('"path": ');
 
 /**
+ * What tells whether a snapshot patch reaches `path`: the JSON pointer of its leading field names
+ * (`at`: an operation reaches the path where its own pointer goes through or below it, see
+ * `reaches`) and the texts a compact patch must hold for one to ({@link patchNeedles}). `null` for
+ * a path whose value includes what the event's columns put back (`metadata.resourceVersion`,
+ * `metadata.managedFields`): its value is not the stored body's.
+ */
+export function patchFilterOf(path: Path): { at: string; needles: string[] } | null {
+  const names: string[] = [];
+  for (const pe of path) {
+    if (pe.kind !== FIELD) break;
+    names.push(pe.name);
+  }
+  if (REBUILT.some((r) => isPrefix(r, names) || isPrefix(names, r))) return null;
+  const at = pointer(names);
+  return { at, needles: patchNeedles(at) };
+}
+
+/**
  * The value of `path` in the object of every event of a chain (its stored bodies, oldest first,
  * starting with a full snapshot), without rebuilding the bodies where it can tell the value is the
  * snapshot's: a snapshot patch none of whose operations reaches the path (an operation on a node
@@ -47,15 +65,9 @@ const compact = (json: string): boolean => json.startsWith('[{"op":"') && !json.
  * columns put back (`metadata.resourceVersion`, `metadata.managedFields`).
  */
 export function pathValuesAlongChain(parts: readonly { encoding: BodyEncoding; json: string }[], path: Path): (Value | undefined)[] | null {
-  const names: string[] = [];
-  for (const pe of path) {
-    if (pe.kind !== FIELD) break;
-    names.push(pe.name);
-  }
-  if (REBUILT.some((r) => isPrefix(r, names) || isPrefix(names, r))) return null;
-  if (parts[0]?.encoding !== 'full') return null;
-  const at = pointer(names);
-  const needles = patchNeedles(at);
+  const filter = patchFilterOf(path);
+  if (filter === null || parts[0]?.encoding !== 'full') return null;
+  const { at, needles } = filter;
   const out: (Value | undefined)[] = [];
   let snapshot = '';
   let snapshotValue: Value | undefined;

@@ -62,10 +62,11 @@ import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.load
 import type { StoredEvent, StoredEventWithBody } from '../events/event-reader.js';
 import { pathValuesAlongChain } from '../ingest/body-values.util.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
+import { projectedFieldHistory } from './field-history-changes.query.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
-import { transitionFromRow, type TransitionRow } from './transition-row.js';
+import { SELECT_TRANSITION, transitionFromRow, type TransitionRow } from './transition-row.js';
 import { decodeCursor, encodeCursor, isCursorOf, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
@@ -86,8 +87,6 @@ const withFacts = <S extends StoredEvent>(stored: readonly S[], at: AsOf | undef
 /** The sequence an object's events are read up to for `at` (a time reads them all, then keeps those observed by then). */
 const seqBound = (at: AsOf | undefined): string | undefined => (at?.kind === 'seq' ? at.seq : undefined);
 
-const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
-  FROM field_transitions t`;
 
 /** What `GET /v1/findings` narrows by: types, a start, a moment, one cluster. */
 export interface FindingsFilter {
@@ -325,6 +324,12 @@ export class OwnershipQueries {
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const resolve = await this.schemaResolver();
+    if (at?.kind !== 'time') {
+      if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
+      const answer = await projectedFieldHistory(this.dataSource, objectId, path, seqBound(at), resolve);
+      if (answer === 'no-event') throw objectNotFound(objectId, at);
+      if (answer) return answer;
+    }
     const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return fieldHistory(await this.loader.load(facts.map((f) => f.stored)), path, resolve);

@@ -10,6 +10,10 @@ type TransitionRest = Pick<FieldTransition, 'apiVersion' | 'from' | 'owners' | '
  */
 type StoredRest = Pick<TransitionRest, 'apiVersion' | 'valueChanged'> & Partial<TransitionRest>;
 
+/** SQL: a {@link TransitionRow} of `field_transitions t`. */
+export const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
+  FROM field_transitions t`;
+
 /** A `field_transitions` row as read back (`seq` as text, `at` as a Date). */
 export interface TransitionRow {
   object_id: string; seq: string; ordinal: number; at: Date; type: FieldTransition['type']; path: string; fields_v1_path: string;

@@ -1,0 +1,121 @@
+import type { DataSource } from 'typeorm';
+import { defaultSchemaResolver, fieldHistory, resolvePath, foldObjectOwnership, ownershipTree, type ObservedEvent, type OwnershipNode } from '../../../audit/src/index.js';
+import type { Observation } from '../../../common/src/index.js';
+import { loadConfig } from '../../../config/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { createDataSource } from '../database/database.js';
+import { EventReader } from '../events/event-reader.js';
+import { ObservedEventLoader } from '../events/observed-event.loader.js';
+import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
+import { patchFilterOf } from '../ingest/body-values.util.js';
+import { projectedFieldHistory, readPathValueChanges } from './field-history-changes.query.js';
+import { OwnershipQueries } from './ownership-queries.js';
+
+// `fields/history` read from the events at which a path's value can change must be the fold's, byte for byte,
+// over histories long enough to hold several snapshots and values that change, come back and go.
+
+const UID = '00000000-0000-4000-8000-00000000c0de';
+const GONE_UID = '00000000-0000-4000-8000-00000000dead';
+const EVENTS = 75;
+
+/** Event `i` of the long history: the image every 7th event (back to an older one every 3rd change), replicas every 11th, an annotation and the status at each. */
+function observation(uid: string, i: number, type: Observation['type']): Observation {
+  const at = new Date(Date.UTC(2026, 10, 28, 10, 0, i)).toISOString();
+  const change = Math.floor(i / 7);
+  const o = deploymentObservation({
+    uid, name: `history-${uid.slice(-4)}`, resourceVersion: String(1000 + i), type, time: at, observedAt: at,
+    image: `registry.example.com/web:1.${change % 3 === 2 ? change - 2 : change}`,
+    replicas: 2 + (Math.floor(i / 11) % 3),
+    status: { replicas: 3, readyReplicas: i % 4, availableReplicas: 3, updatedReplicas: 3, observedGeneration: 3 + i },
+  });
+  const metadata = o.object.metadata as unknown as { annotations: Record<string, string>; labels: Record<string, string> };
+  metadata.annotations = { ...metadata.annotations, 'deployment.kubernetes.io/revision': String(3 + i) };
+  // A label present only between events 20 and 40: a path that comes and goes.
+  if (i >= 20 && i < 40) metadata.labels = { ...metadata.labels, canary: 'true' };
+  return o;
+}
+
+function pathsOf(events: readonly ObservedEvent[]): string[] {
+  const out: string[] = [];
+  const walk = (n: OwnershipNode): void => {
+    if (n.path !== '') out.push(n.path);
+    n.children.forEach(walk);
+  };
+  walk(ownershipTree(foldObjectOwnership(events).state!));
+  return [...out, '.metadata.labels.canary', '.spec.nobodyOwnsThis', '.status.readyReplicas'];
+}
+
+describe('fields/history from the events at which the path can change (real Postgres)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let queries: OwnershipQueries;
+  let reader: EventReader;
+  let loader: ObservedEventLoader;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('history-changes');
+    ds = await createDataSource(db.url, 4).initialize();
+    queries = new OwnershipQueries(ds);
+    reader = new EventReader(ds);
+    loader = new ObservedEventLoader(ds);
+    const appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
+    for (let i = 0; i < EVENTS; i++) await appender.append([observation(UID, i, i === 0 ? 'ADDED' : 'MODIFIED')]);
+    for (let i = 0; i < 30; i++) await appender.append([observation(GONE_UID, i, i === 0 ? 'ADDED' : i === 29 ? 'DELETED' : 'MODIFIED')]);
+    await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
+  }, 120_000);
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  const objectIdOf = async (uid: string): Promise<string> => (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = $1`, [uid]))[0].id;
+
+  it.each([
+    ['a long history with several snapshots', UID],
+    ['a history ending in a deletion', GONE_UID],
+  ])('equals the fold at every path and every tenth event: %s', async (_name, uid) => {
+    const id = await objectIdOf(uid);
+    const all = await loader.load(await reader.objectHistory(id));
+    expect(all.length).toBeGreaterThan(20);
+    // Several snapshots: the history crosses the snapshot spacing.
+    expect(Number((await ds.query(`SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND body_encoding = 'full'`, [id]))[0].n)).toBeGreaterThan(1);
+    let answered = 0;
+    const bounds = [...new Set([...Array.from({ length: Math.ceil(all.length / 10) }, (_, k) => 2 + 10 * k).filter((n) => n <= all.length), all.length])];
+    for (const upTo of bounds) {
+      const events = all.slice(0, upTo);
+      const seq = String(events[events.length - 1]!.seq);
+      for (const p of pathsOf(events)) {
+        const direct = await projectedFieldHistory(ds, id, p, seq, defaultSchemaResolver);
+        const folded = JSON.stringify(fieldHistory(events, p));
+        // Answered from the changes (not left to the fold), except where the value is not the stored body's.
+        if (p !== '.metadata') {
+          expect([p, upTo, direct === null]).toEqual([p, upTo, false]);
+          answered++;
+        }
+        if (direct !== null && direct !== 'no-event') expect([p, upTo, JSON.stringify(direct)]).toEqual([p, upTo, folded]);
+        expect([p, upTo, JSON.stringify(await queries.fieldHistory(id, p, { kind: 'seq', seq }))]).toEqual([p, upTo, folded]);
+      }
+    }
+    expect(answered).toBeGreaterThan(100);
+  }, 300_000);
+
+  it('reads the events at which the value can change, not every event', async () => {
+    const id = await objectIdOf(UID);
+    const [{ last }] = await ds.query(`SELECT max(seq)::text AS last FROM events WHERE object_id = $1`, [id]);
+    const image = resolvePath('.spec.template.spec.containers[name="app"].image', defaultSchemaResolver('apps/v1', 'Deployment', 'test-cluster').type);
+    const rows = await readPathValueChanges(ds, id, last, patchFilterOf(image.elements)!);
+    // The snapshots, and the patches whose operations on the containers differ from the event's before (the image changes every 7th event).
+    const snapshots = Number((await ds.query(`SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND body_encoding = 'full'`, [id]))[0].n);
+    expect(rows.length).toBeGreaterThanOrEqual(snapshots);
+    expect(rows.length).toBeLessThanOrEqual(snapshots + Math.ceil(EVENTS / 7) * 2);
+    // An annotation every event: every patch reaches it, so each is read.
+    const annotation = resolvePath('.metadata.annotations', undefined);
+    expect((await readPathValueChanges(ds, id, last, patchFilterOf(annotation.elements)!)).length).toBe(EVENTS);
+  });
+
+  it('answers an unknown object and a sequence before the first event as no event', async () => {
+    const id = await objectIdOf(UID);
+    expect(await projectedFieldHistory(ds, '999999999', '.spec.replicas', undefined, defaultSchemaResolver)).toBe('no-event');
+    expect(await projectedFieldHistory(ds, id, '.spec.replicas', '0', defaultSchemaResolver)).toBe('no-event');
+  });
+});
