@@ -1,4 +1,4 @@
-// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--replay] [--long-history N]
+// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--replay] [--long-history N] [--keep-database]
 //
 // The ingest bench's synthetic stream (Deployments, ~2 KiB of managedFields, 70 % value changes
 // per round) is appended to a throw-away database with the real EventAppender (the queue is left
@@ -24,6 +24,7 @@
 // N-event one's: alternating them, the long answers' garbage is collected during the short ones), and
 // prints p50/p99/max and api CPU per request of each and the ratios: whether the answer's time grows
 // with the object's history.
+// `--keep-database` leaves the bench database in place and prints its URL (to look at the queries' plans).
 // BENCH_QUERIES=fields,explain runs only those queries. BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each api process there.
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import { parseArgs } from 'node:util';
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
     auth: { type: 'string', default: 'none' },
     replay: { type: 'boolean', default: false },
     'long-history': { type: 'string', default: '0' },
+    'keep-database': { type: 'boolean', default: false },
   },
 });
 if (args.auth !== 'none' && args.auth !== 'both') throw new Error(`--auth must be none or both, not ${args.auth}`);
@@ -214,7 +216,8 @@ async function main(): Promise<void> {
     );
   } finally {
     await ds.destroy();
-    await ctx.dispose();
+    if (args['keep-database']) console.log(`database kept: ${ctx.database.url}`);
+    else await ctx.dispose();
   }
 }
 

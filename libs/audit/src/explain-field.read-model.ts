@@ -15,7 +15,7 @@ import { replayEvents, type EventValue } from './field-history.read-model.js';
 import { ownerSince } from './field-owners.read-model.js';
 import type { ObservedEvent, Since } from './observed-event.types.js';
 import { identityOf, transitionManager, type FieldTransition, type ObjectOwnershipState, type OwnedField } from './object-ownership.projection.js';
-import { seqString, sortEvents } from './seq.util.js';
+import { compareSeq, seqString, sortEvents } from './seq.util.js';
 import { apiVersionOf, defaultSchemaResolver, type SchemaResolver, type SchemaUsed } from './schema-resolver.port.js';
 import { valueAt } from './value-at.util.js';
 
@@ -134,18 +134,43 @@ export function explainField(events: readonly ObservedEvent[], path: string, sch
  * two; the events before need only their facts and the path's presence, which decide that place.
  */
 export function explainChainStart(p: ResolvedPath, values: readonly EventValue[], transitions: readonly FieldTransition[]): number {
-  const lostAt = new Set(transitions.filter((t) => losesOwner(p, t)).map((t) => t.seq));
-  const steps: Steps = { lastStep: undefined, wasPresent: false };
-  const snapshotEvents: number[] = [];
-  values.forEach((v, i) => {
-    if (v.event.watchType === 'DELETED') return;
-    snapshotEvents.push(i);
-    track(steps, snapshotEvents.length - 1, v.value !== undefined, lostAt.has(seqString(v.event.seq)));
-  });
   const last = values.length - 1;
   // A deleted object is explained by its last event alone (no snapshot is diffed).
   if (last <= 0 || values[last]!.event.watchType === 'DELETED') return Math.max(0, last);
-  return snapshotEvents[steps.lastStep !== undefined ? steps.lastStep - 1 : Math.max(0, snapshotEvents.length - 2)] ?? last;
+  const step = explainStepSeq(p, values, transitions);
+  const at = step === undefined ? last : values.findIndex((v) => seqString(v.event.seq) === step);
+  // The snapshot before the step (before the last one without a step).
+  for (let i = at - 1; i >= 0; i--) if (values[i]!.event.watchType !== 'DELETED') return i;
+  return last;
+}
+
+/**
+ * The sequence of the latest event, not a deletion nor the first of the others, at which the path
+ * lost an owner (`transitions`: the path's, oldest first) or left the object: explaining diffs the
+ * snapshots from the one before it ({@link explainChainStart}); `undefined` where there is none.
+ * `changes` (oldest first) holds the events at which the path's value can change — at least the
+ * first, every deletion and the event after each; every event not among them has the value of the
+ * one before it — so that every event of the object may be there, or only those.
+ */
+export function explainStepSeq(p: ResolvedPath, changes: readonly EventValue[], transitions: readonly FieldTransition[]): string | undefined {
+  const lostAt = new Set(transitions.filter((t) => losesOwner(p, t)).map((t) => t.seq));
+  const points = changes.map((v) => ({ seq: seqString(v.event.seq), deleted: v.event.watchType === 'DELETED', present: v.value !== undefined }));
+  const known = new Set(points.map((x) => x.seq));
+  // An owner lost at an event not among the changes: the value there is the one before.
+  for (const seq of lostAt) if (!known.has(seq)) points.push({ seq, deleted: false, present: false });
+  points.sort((a, b) => compareSeq(a.seq, b.seq));
+  const steps: Steps = { lastStep: undefined, wasPresent: false };
+  let snapshots = 0;
+  let step: string | undefined;
+  let present = false;
+  for (const x of points) {
+    if (x.deleted) continue;
+    if (known.has(x.seq)) present = x.present;
+    track(steps, snapshots, present, lostAt.has(x.seq));
+    if (steps.lastStep === snapshots) step = x.seq;
+    snapshots++;
+  }
+  return step;
 }
 
 /**

@@ -105,7 +105,7 @@ export {
   type FieldHistoryTransition,
   type FieldValueChange,
 } from './field-history.read-model.js';
-export { explainField, explainChainStart, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
+export { explainField, explainChainStart, explainStepSeq, explainFieldOfProjected, type FieldExplanationView, type ReleasedBy, type RemainingOwner, type RemedyView } from './explain-field.read-model.js';
 export {
   managerIndex,
   ManagerTotals,

@@ -143,6 +143,24 @@ export class EventReader {
   }
 
   /**
+   * The events of one object up to `maxSeq` (inclusive), oldest first, from sequence `from.seq` on,
+   * or with `from.before` from the last event before it that is not a deletion (from it where there
+   * is none): where explaining an object's field starts to diff its snapshots.
+   */
+  async objectHistoryFrom(objectId: string, from: { readonly seq: string; readonly before: boolean }, maxSeq: string): Promise<StoredEvent[]> {
+    const rows = await preparedOrPlainQuery<Row>(
+      this.dataSource,
+      'object-history-from',
+      `${SELECT_EVENT}
+       WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint
+         AND e.seq >= coalesce(CASE WHEN $4::boolean THEN (SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq < $3::bigint AND s.event_type <> 'DELETED') END, $3::bigint)
+       ORDER BY e.seq`,
+      [objectId, maxSeq, from.seq, from.before],
+    );
+    return rows.map(toEvent);
+  }
+
+  /**
    * {@link objectHistory} with each event's body as stored (a snapshot or a patch, not rebuilt:
    * see `pathValuesAlongChain` and `ObservedEventLoader.loadChain`), in the same statement.
    */

@@ -62,7 +62,7 @@ import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.load
 import type { StoredEvent, StoredEventWithBody } from '../events/event-reader.js';
 import { pathValuesAlongChain } from '../ingest/body-values.util.js';
 import { readSnapshotFromVersions } from './snapshot-from-versions.query.js';
-import { projectedFieldHistory } from './field-history-changes.query.js';
+import { projectedExplanation, projectedFieldHistory } from './path-value-changes.query.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
@@ -319,8 +319,10 @@ export class OwnershipQueries {
    * `GET /v1/objects/{id}/fields/history`: the path's transitions from the projection and its values
    * along the object's stored bodies, without folding them again where the projection holds exactly
    * those events (projected up to the last one, every one readable, a prefix of the object's
-   * history); folded otherwise. A body is rebuilt only where a patch reaches the path
-   * (`pathValuesAlongChain`), and no event's managedFields are read.
+   * history); folded otherwise. Now or as of a sequence, only the events at which the path's value
+   * can change are read (`projectedFieldHistory`); as of a time, every event's facts and stored body
+   * are, and a body is rebuilt only where a patch reaches the path (`pathValuesAlongChain`). No
+   * event's managedFields are read.
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const resolve = await this.schemaResolver();
@@ -337,11 +339,18 @@ export class OwnershipQueries {
   }
 
   /**
-   * `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory`, folded otherwise; the
-   * events' objects are rebuilt only from where explaining starts to diff them (`explainChainStart`).
+   * `GET /v1/objects/{id}/explain`: from the projection like `fieldHistory` (`projectedExplanation`
+   * now or as of a sequence), folded otherwise; the events' objects are rebuilt only from where
+   * explaining starts to diff them (`explainStepSeq`, `explainChainStart`).
    */
   async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
     const resolve = await this.schemaResolver();
+    if (at?.kind !== 'time') {
+      if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
+      const answer = await projectedExplanation(this.dataSource, this.reader, this.loader, objectId, path, seqBound(at), resolve);
+      if (answer === 'no-event') throw objectNotFound(objectId, at);
+      if (answer) return answer;
+    }
     const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return explainField(await this.loader.load(facts.map((f) => f.stored)), path, resolve);

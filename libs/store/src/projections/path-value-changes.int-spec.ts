@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { defaultSchemaResolver, fieldHistory, resolvePath, foldObjectOwnership, ownershipTree, type ObservedEvent, type OwnershipNode } from '../../../audit/src/index.js';
+import { defaultSchemaResolver, explainField, fieldHistory, resolvePath, foldObjectOwnership, ownershipTree, type ObservedEvent, type OwnershipNode } from '../../../audit/src/index.js';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
@@ -8,10 +8,10 @@ import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { patchFilterOf } from '../ingest/body-values.util.js';
-import { projectedFieldHistory, readPathValueChanges } from './field-history-changes.query.js';
+import { projectedExplanation, projectedFieldHistory, readPathValueChanges } from './path-value-changes.query.js';
 import { OwnershipQueries } from './ownership-queries.js';
 
-// `fields/history` read from the events at which a path's value can change must be the fold's, byte for byte,
+// `fields/history` and `explain` read from the events at which a path's value can change must be the fold's, byte for byte,
 // over histories long enough to hold several snapshots and values that change, come back and go.
 
 const UID = '00000000-0000-4000-8000-00000000c0de';
@@ -32,6 +32,8 @@ function observation(uid: string, i: number, type: Observation['type']): Observa
   metadata.annotations = { ...metadata.annotations, 'deployment.kubernetes.io/revision': String(3 + i) };
   // A label present only between events 20 and 40: a path that comes and goes.
   if (i >= 20 && i < 40) metadata.labels = { ...metadata.labels, canary: 'true' };
+  // A key with what LIKE patterns and JSON escape (`%`, `_`, `\`, `"`), changing every 9th event.
+  metadata.labels = { ...metadata.labels, 'odd_%\\"key': `v${Math.floor(i / 9)}` };
   return o;
 }
 
@@ -42,10 +44,10 @@ function pathsOf(events: readonly ObservedEvent[]): string[] {
     n.children.forEach(walk);
   };
   walk(ownershipTree(foldObjectOwnership(events).state!));
-  return [...out, '.metadata.labels.canary', '.spec.nobodyOwnsThis', '.status.readyReplicas'];
+  return [...out, '.metadata.labels.canary', 'f:metadata.f:labels.f:odd_%\\"key', '.spec.nobodyOwnsThis', '.status.readyReplicas'];
 }
 
-describe('fields/history from the events at which the path can change (real Postgres)', () => {
+describe('fields/history and explain from the events at which the path can change (real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   let queries: OwnershipQueries;
@@ -94,9 +96,18 @@ describe('fields/history from the events at which the path can change (real Post
         }
         if (direct !== null && direct !== 'no-event') expect([p, upTo, JSON.stringify(direct)]).toEqual([p, upTo, folded]);
         expect([p, upTo, JSON.stringify(await queries.fieldHistory(id, p, { kind: 'seq', seq }))]).toEqual([p, upTo, folded]);
+        const explained = await projectedExplanation(ds, reader, loader, id, p, seq, defaultSchemaResolver);
+        const foldedExplanation = JSON.stringify(explainField(events, p));
+        if (p !== '.metadata') expect([p, upTo, explained === null]).toEqual([p, upTo, false]);
+        if (explained !== null && explained !== 'no-event') expect([p, upTo, JSON.stringify(explained)]).toEqual([p, upTo, foldedExplanation]);
+        expect([p, upTo, JSON.stringify(await queries.explain(id, p, { kind: 'seq', seq }))]).toEqual([p, upTo, foldedExplanation]);
       }
     }
     expect(answered).toBeGreaterThan(100);
+    // The odd key's values are read (one every 9th event), not missed.
+    const odd = await queries.fieldHistory(id, 'f:metadata.f:labels.f:odd_%\\"key');
+    const deleted = all.at(-1)!.watchType === 'DELETED';
+    expect(odd.values.length).toBe(Math.floor((all.length - (deleted ? 2 : 1)) / 9) + 1 + (deleted ? 1 : 0));
   }, 300_000);
 
   it('reads the events at which the value can change, not every event', async () => {
@@ -117,5 +128,6 @@ describe('fields/history from the events at which the path can change (real Post
     const id = await objectIdOf(UID);
     expect(await projectedFieldHistory(ds, '999999999', '.spec.replicas', undefined, defaultSchemaResolver)).toBe('no-event');
     expect(await projectedFieldHistory(ds, id, '.spec.replicas', '0', defaultSchemaResolver)).toBe('no-event');
+    expect(await projectedExplanation(ds, reader, loader, '999999999', '.spec.replicas', undefined, defaultSchemaResolver)).toBe('no-event');
   });
 });

@@ -1,0 +1,223 @@
+import type { DataSource } from 'typeorm';
+import {
+  apiVersionOf,
+  baselineTransitions,
+  decodeOwnedFields,
+  eventsSchema,
+  explainFieldOfProjected,
+  explainStepSeq,
+  fieldHistoryOfValues,
+  seqString,
+  recordedSchema,
+  resolveEventsPath,
+  type EncodedOwnedFields,
+  type EventFacts,
+  type EventValue,
+  type FieldExplanationView,
+  type FieldHistoryView,
+  type FieldTransition,
+  type ResolvedPath,
+  type SchemaResolver,
+  type SchemaUsed,
+} from '../../../audit/src/index.js';
+import { preparedQuery } from '../database/prepared-query.js';
+import type { EventReader, StoredEvent } from '../events/event-reader.js';
+import { eventFactsOf, type ObservedEventLoader } from '../events/observed-event.loader.js';
+import type { BodyEncoding } from '../ingest/body.util.js';
+import { patchFilterOf, pathValuesAlongChain } from '../ingest/body-values.util.js';
+import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
+import { recordedSchemaSql } from './schema-choices.js';
+import { SELECT_TRANSITION, transitionFromRow, type TransitionRow } from './transition-row.js';
+
+/** The object and its first event, the count of its events up to the bound, and whether the projection holds exactly them. */
+interface SummaryRow {
+  events: number; last_seq: string; cluster: string; uid: string; api_group: string; version: string; kind: string; namespace: string; name: string;
+  first_seq: string; observed_at: Date; source: StoredEvent['source']; event_type: StoredEvent['eventType']; resource_version: string;
+  schema: SchemaUsed | null; usable: boolean; baseline: EncodedOwnedFields | null; fields: EncodedOwnedFields | null;
+}
+
+/**
+ * SQL: the summary of object `$1`'s events up to sequence `$2` (all without), with the owned fields
+ * after the last where `$3`. `usable`: the active
+ * projection holds exactly those events (projected up to the last, starting at the first, none of
+ * its versions needing a fold), as `OwnershipQueries`' check for a fold-free answer asks.
+ */
+const SUMMARY = `
+  WITH bounds AS (
+    SELECT count(*)::int AS events, min(e.seq) AS first_seq, max(e.seq) AS last_seq
+    FROM events e WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
+  )
+  SELECT b.events, b.last_seq::text AS last_seq, c.name AS cluster, o.uid, o.api_group, o.api_version AS version, o.kind, o.namespace, o.name,
+         f.seq::text AS first_seq, f.observed_at, f.source, f.event_type, f.resource_version,
+         ${recordedSchemaSql('s')} AS schema,
+         coalesce(s.last_seq >= b.last_seq AND s.first_seq = b.first_seq
+                  AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
+                                                                      AND v.seq <= b.last_seq AND v.fold_required), false) AS usable,
+         (SELECT v.fields FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id AND v.seq = s.first_seq) AS baseline,
+         CASE WHEN $3::boolean THEN (SELECT v.fields FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
+                                                                        AND v.seq <= b.last_seq ORDER BY v.seq DESC LIMIT 1) END AS fields
+  FROM bounds b
+  JOIN events f ON f.object_id = $1::bigint AND f.seq = b.first_seq
+  JOIN objects o ON o.id = $1::bigint JOIN clusters c ON c.id = o.cluster_id
+  LEFT JOIN ownership_states s ON s.generation = ${ACTIVE} AND s.object_id = $1::text`;
+
+/** An event of object `$1` at which the value of the path can change, with its body as stored. */
+export interface ChangeRow {
+  seq: string; event_type: StoredEvent['eventType']; source: StoredEvent['source']; observed_at: Date; resource_version: string;
+  body_encoding: BodyEncoding; body: string | null; readable: boolean;
+}
+
+/**
+ * SQL: the events of object `$1` up to sequence `$2` (all without), oldest first, at which the value
+ * of a path can differ from the event's before; the others have the value of the one before them.
+ * The path is given as `patchFilterOf` gives it: the pointer of its leading field names (`$3`) and
+ * LIKE patterns of the texts a compact patch reaching it must hold, and of a patch not compact
+ * (`$4`: a patch none of which matches, or compact, is not parsed). Every snapshot is kept (its value is read
+ * from it); a snapshot patch is kept where its operations that reach the path (`reach`: on the
+ * pointer, above it or below it, as `pathValuesAlongChain` decides; the whole patch where one
+ * copies or moves) differ from the event's before (a snapshot's count as none): the same operations
+ * on the same snapshot give the same value, and no other operation reaches the path's node or a
+ * node it hangs from. A deletion and the event after one are kept (a deleted object has no
+ * value). `readable`: every event has its body, each a snapshot or a snapshot patch (else the
+ * caller rebuilds the bodies as a read would).
+ */
+const CHANGES = `
+  WITH ev AS (
+    SELECT e.seq, e.event_type, e.source, e.observed_at, e.resource_version, e.body_encoding, b.bytes,
+           -- the text filter of a compact patch, on its bytes (not parsed, nor even decoded, where none matches)
+           e.body_encoding <> 'snapshot-patch' OR b.bytes IS NULL OR NOT (b.bytes LIKE '[{"op":"%'::bytea)
+             OR b.bytes LIKE ANY (ARRAY(SELECT convert_to(n, 'UTF8') FROM unnest($4::text[]) n)) AS candidate
+    FROM events e LEFT JOIN blobs b ON b.hash = e.body_hash
+    WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
+  ),
+  keyed AS (
+    SELECT ev.*,
+           CASE WHEN NOT ev.candidate OR ev.body_encoding <> 'snapshot-patch' OR ev.bytes IS NULL THEN '[]'::jsonb
+                ELSE (SELECT CASE WHEN bool_or(x.op ? 'from') THEN convert_from(ev.bytes, 'UTF8')::jsonb
+                                  ELSE coalesce(jsonb_agg(x.op ORDER BY x.i) FILTER (
+                                         WHERE x.op->>'path' = $3::text OR x.op->>'path' = ''
+                                            OR starts_with(x.op->>'path', $3::text || '/') OR starts_with($3::text, (x.op->>'path') || '/')), '[]'::jsonb) END
+                      FROM jsonb_array_elements(convert_from(ev.bytes, 'UTF8')::jsonb) WITH ORDINALITY AS x(op, i))
+           END AS reach,
+           lag(ev.event_type) OVER w AS previous_type
+    FROM ev WINDOW w AS (ORDER BY ev.seq)
+  ),
+  marked AS (
+    SELECT k.*,
+           k.body_encoding <> 'snapshot-patch' OR k.event_type = 'DELETED' OR k.previous_type = 'DELETED'
+             OR k.reach IS DISTINCT FROM lag(k.reach) OVER w AS changes,
+           bool_and(k.bytes IS NOT NULL AND k.body_encoding IN ('full', 'snapshot-patch')) OVER () AS readable
+    FROM keyed k WINDOW w AS (ORDER BY k.seq)
+  )
+  SELECT m.seq::text AS seq, m.event_type, m.source, m.observed_at, m.resource_version, m.body_encoding, convert_from(m.bytes, 'UTF8') AS body, m.readable
+  FROM marked m WHERE m.changes ORDER BY m.seq`;
+
+/** The rows of {@link CHANGES}: the events of an object up to `lastSeq` at which the value of the path `filter` stands for can change. */
+export async function readPathValueChanges(dataSource: DataSource, objectId: string, lastSeq: string, filter: { at: string; needles: readonly string[] }): Promise<ChangeRow[]> {
+  // LIKE patterns: a needle anywhere, or a patch not written compact (whose needles would be spaced).
+  const patterns = [...filter.needles, '"path" ', '"path": '].map((n) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, filter.at, patterns]);
+}
+
+/** What a path's history and explanation are made of, from the projection and the events at which the path's value can change. */
+interface ProjectedPath {
+  readonly p: ResolvedPath;
+  readonly schema: SchemaUsed;
+  /** The count of the object's events up to the bound, and the last one's sequence. */
+  readonly events: number;
+  readonly lastSeq: string;
+  /** The events at which the value can change, oldest first, each with the value after it; every other event has the value of the one before. */
+  readonly changes: EventValue[];
+  /** The path's transitions up to the last event, oldest first, the first observation's included. */
+  readonly transitions: FieldTransition[];
+  /** The owned fields after the last event (only where asked for). */
+  readonly fields: EncodedOwnedFields | null;
+}
+
+/**
+ * The {@link ProjectedPath} of object `objectId`'s events up to sequence `maxSeq` (all without).
+ * `'no-event'`: the object has none by then; `null`: this cannot answer exactly (the projection
+ * does not hold exactly those events, another schema folded them, a path whose value is not the
+ * stored body's, bodies not stored as snapshots and snapshot patches): fold instead.
+ */
+async function readProjectedPath(
+  dataSource: DataSource,
+  objectId: string,
+  path: string,
+  maxSeq: string | undefined,
+  resolve: SchemaResolver,
+  withFields: boolean,
+): Promise<ProjectedPath | 'no-event' | null> {
+  const [summary] = await preparedQuery<SummaryRow>(dataSource, 'projected-path-summary', SUMMARY, [objectId, maxSeq ?? null, withFields]);
+  if (!summary) return 'no-event';
+  const factsOf = (r: Pick<ChangeRow, 'seq' | 'event_type' | 'source' | 'observed_at' | 'resource_version'>): EventFacts =>
+    eventFactsOf({
+      seq: r.seq, cluster: summary.cluster, uid: summary.uid, objectId, group: summary.api_group, version: summary.version, kind: summary.kind,
+      namespace: summary.namespace, name: summary.name, resourceVersion: r.resource_version, observedAt: r.observed_at, eventType: r.event_type, source: r.source,
+    });
+  const first = factsOf({ ...summary, seq: summary.first_seq });
+  const p = resolveEventsPath([first], path, resolve);
+  const schema = eventsSchema([first], resolve);
+  if (!summary.usable || summary.baseline === null || (withFields && summary.fields === null)) return null;
+  // Folded with another schema than the answer's (a new one stored, its re-projection not run yet): fold instead.
+  if (recordedSchema(summary.schema, apiVersionOf(summary.api_group, summary.version), summary.kind, summary.cluster).digest !== schema.digest) return null;
+  const filter = patchFilterOf(p.elements);
+  if (filter === null) return null;
+  const [rows, stored] = await Promise.all([
+    readPathValueChanges(dataSource, objectId, summary.last_seq, filter),
+    preparedQuery<TransitionRow>(
+      dataSource,
+      'projected-path-transitions',
+      `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint AND t.fields_v1_path = $3 ORDER BY t.seq, t.ordinal`,
+      [objectId, summary.last_seq, p.fieldsV1Path],
+    ),
+  ]);
+  if (!rows[0]?.readable) return null;
+  const values = pathValuesAlongChain(rows.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
+  if (values === null) return null;
+  const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(summary.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, p.fieldsV1Path);
+  return {
+    p, schema, events: summary.events, lastSeq: summary.last_seq,
+    changes: rows.map((r, i) => ({ event: factsOf(r), value: values[i] })),
+    transitions: [...baseline, ...stored.map(transitionFromRow)],
+    fields: summary.fields,
+  };
+}
+
+/**
+ * `GET /v1/objects/{id}/fields/history` from the projection ({@link readProjectedPath}): an object's
+ * long history of changes elsewhere costs Postgres a scan of its events and this process nothing.
+ */
+export async function projectedFieldHistory(
+  dataSource: DataSource,
+  objectId: string,
+  path: string,
+  maxSeq: string | undefined,
+  resolve: SchemaResolver,
+): Promise<FieldHistoryView | 'no-event' | null> {
+  const r = await readProjectedPath(dataSource, objectId, path, maxSeq, resolve, false);
+  return r === null || r === 'no-event' ? r : fieldHistoryOfValues(r.p, r.changes, r.transitions, r.schema);
+}
+
+/**
+ * `GET /v1/objects/{id}/explain` from the projection ({@link readProjectedPath}): the events are
+ * rebuilt only from the one explaining starts to diff ({@link explainStepSeq}; the last alone
+ * where the object was deleted), found without reading the others.
+ */
+export async function projectedExplanation(
+  dataSource: DataSource,
+  reader: EventReader,
+  loader: ObservedEventLoader,
+  objectId: string,
+  path: string,
+  maxSeq: string | undefined,
+  resolve: SchemaResolver,
+): Promise<FieldExplanationView | 'no-event' | null> {
+  const r = await readProjectedPath(dataSource, objectId, path, maxSeq, resolve, true);
+  if (r === null || r === 'no-event') return r;
+  const last = r.changes.at(-1)!.event;
+  const deleted = last.watchType === 'DELETED' && seqString(last.seq) === r.lastSeq;
+  const from = r.events === 1 || deleted ? { seq: r.lastSeq, before: false } : { seq: explainStepSeq(r.p, r.changes, r.transitions) ?? r.lastSeq, before: true };
+  const chain = await loader.load(await reader.objectHistoryFrom(objectId, from, r.lastSeq));
+  return explainFieldOfProjected(r.p, r.schema, chain, r.transitions, decodeOwnedFields(r.fields!), resolve);
+}
