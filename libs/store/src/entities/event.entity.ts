@@ -19,4 +19,6 @@ export class EventEntity {
   @Column({ type: 'bytea', name: 'values_hash' }) valuesHash!: Buffer;
   @Column({ type: 'bytea', name: 'body_hash' }) bodyHash!: Buffer;
   @Column({ type: 'text', name: 'body_encoding' }) bodyEncoding!: BodyEncoding;
+  /** The summary of a snapshot patch's paths (`patchPathsOf`, a signed 64-bit integer as text); null for a snapshot or an event written before. */
+  @Column({ type: 'bigint', name: 'patch_paths', nullable: true }) patchPaths!: string | null;
 }

@@ -70,7 +70,8 @@ FROM tips t LEFT JOIN (SELECT object_id, array_agg(resource_version) AS fresh FR
  * $15 body encodings. Tips $16 ids, $17 touched, $18 fields hashes (packed; zeros where untouched),
  * $19 values hashes (same), $20 snapshot hashes (same), $21 events since snapshot, $22 deleted at,
  * $23 api versions, $24 namespaces, $25 names, $26 first, $27 last seen; for new objects also
- * $28 created, $29 cluster ids, $30 uids, $31 groups, $32 kinds, $33 resources.
+ * $28 created, $29 cluster ids, $30 uids, $31 groups, $32 kinds, $33 resources. Events again: $34 the
+ * summaries of their patches' paths (null for snapshots).
  */
 export const WRITE_BATCH = `
 WITH b AS (
@@ -81,11 +82,11 @@ WITH b AS (
   ON CONFLICT (hash) DO NOTHING
 ), e AS (
   INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at,
-                      managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding)
+                      managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding, patch_paths)
   SELECT o, rv, av, et, s, oa, ${fixedSlice('$11::bytea', 'ord', HASH_BYTES)}, mt,
-         ${fixedSlice('$13::bytea', 'ord', HASH_BYTES)}, ${fixedSlice('$14::bytea', 'ord', HASH_BYTES)}, be
-  FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::jsonb[], $15::text[])
-    WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, ord)
+         ${fixedSlice('$13::bytea', 'ord', HASH_BYTES)}, ${fixedSlice('$14::bytea', 'ord', HASH_BYTES)}, be, pp
+  FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::jsonb[], $15::text[], $34::bigint[])
+    WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, pp, ord)
   ORDER BY ord
   RETURNING object_id, seq, resource_version, observed_at
 ), m AS (

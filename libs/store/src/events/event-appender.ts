@@ -70,6 +70,8 @@ interface EventRow {
   readonly bodyHash: Buffer;
   readonly bodyEncoding: 'full' | 'snapshot-patch';
   readonly bodyJson: string;
+  /** The summary of a patch's paths (`patchPathsOf`), null for a snapshot. */
+  readonly patchPaths: bigint | null;
   /** The snapshot a patch was made against. */
   readonly snapshotJson: string | null;
 }
@@ -211,7 +213,7 @@ export class EventAppender {
       for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
       blobs.set(p.managedFields.list.hash.toString('latin1'), p.managedFields.list);
       blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
-      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, snapshotJson: tip.snapshot?.json ?? null });
+      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, patchPaths: encoded.paths, snapshotJson: tip.snapshot?.json ?? null });
       // encodeBody may still store a body whole (a patch that cannot carry it): the tip follows what was written.
       const next = nextTip(current, digest, encoded.encoding === 'full' ? 'full' : 'patch');
       tip.fieldsHash = p.managedFields.list.hash;
@@ -380,6 +382,7 @@ export class EventAppender {
       tips.map((t) => t.identity.group),
       tips.map((t) => t.identity.kind),
       tips.map((t) => t.identity.resource),
+      rows.map((r) => (r.patchPaths === null ? null : String(r.patchPaths))),
     ]);
     const newest = new Map<string, string>();
     for (const r of written) {

@@ -18,7 +18,7 @@ const pointer = (keys: readonly string[]): string => keys.map((k) => '/' + point
  * Whether an operation at pointer `op` reaches the node at pointer `at` (one goes through or below
  * the other). Pointers compare token by token as strings: an escaped token holds no `/`.
  */
-const reaches = (op: string, at: string): boolean => op === at || op.startsWith(at + '/') || at.startsWith(op + '/') || op === '';
+export const reaches = (op: string, at: string): boolean => op === at || op.startsWith(at + '/') || at.startsWith(op + '/') || op === '';
 
 /**
  * What the text of a patch written by `encodeBody` (`JSON.stringify` of `{"op","path",…}`

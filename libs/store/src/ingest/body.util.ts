@@ -1,5 +1,6 @@
 import { applyPatch, type Operation } from 'rfc6902';
 import { diffJson } from './json-diff.util.js';
+import { patchPathsOf } from './patch-paths.util.js';
 import type { KubeObject } from '../../../common/src/index.js';
 
 /**
@@ -17,15 +18,18 @@ export function storedBody(object: KubeObject): Body {
   return { ...(object as unknown as Body), metadata };
 }
 
-/** Encodes a body as a full snapshot or as an RFC 6902 patch against the object's last snapshot. */
-export function encodeBody(snapshot: Body | null, next: Body, full: boolean): { encoding: 'full' | 'snapshot-patch'; json: string } {
-  if (full || snapshot === null) return { encoding: 'full', json: JSON.stringify(next) };
+/**
+ * Encodes a body as a full snapshot or as an RFC 6902 patch against the object's last snapshot,
+ * with the summary of a patch's paths (`patchPathsOf`; `null` for a snapshot).
+ */
+export function encodeBody(snapshot: Body | null, next: Body, full: boolean): { encoding: 'full' | 'snapshot-patch'; json: string; paths: bigint | null } {
+  if (full || snapshot === null) return { encoding: 'full', json: JSON.stringify(next), paths: null };
   const patch = diffJson(snapshot, next);
   const json = JSON.stringify(patch);
   // A patch cannot carry a "__proto__" key through applyPatch (it would be dropped or set a prototype),
   // nor replace the root: store those bodies whole (JSON.parse keeps "__proto__" as a plain key).
-  if (json.includes('"__proto__"') || patch.some((op) => op.path === '')) return { encoding: 'full', json: JSON.stringify(next) };
-  return { encoding: 'snapshot-patch', json };
+  if (json.includes('"__proto__"') || patch.some((op) => op.path === '')) return { encoding: 'full', json: JSON.stringify(next), paths: null };
+  return { encoding: 'snapshot-patch', json, paths: patchPathsOf(patch) };
 }
 
 function patched(body: Body, ops: unknown): Body {

@@ -73,10 +73,15 @@ describe('fields/history and explain from the events at which the path can chang
   const objectIdOf = async (uid: string): Promise<string> => (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = $1`, [uid]))[0].id;
 
   it.each([
-    ['a long history with several snapshots', UID],
-    ['a history ending in a deletion', GONE_UID],
-  ])('equals the fold at every path and every tenth event: %s', async (_name, uid) => {
+    ['a long history with several snapshots', UID, false],
+    ['a history ending in a deletion', GONE_UID, false],
+    // As a history appended before the summaries were written: every patch is read and filtered by its text.
+    ['a long history whose patches have no summary of their paths', UID, true],
+  ])('equals the fold at every path and every tenth event: %s', async (_name, uid, unsummarized) => {
     const id = await objectIdOf(uid);
+    const summarized = Number((await ds.query(`SELECT count(patch_paths)::int AS n FROM events WHERE object_id = $1`, [id]))[0].n);
+    expect(summarized).toBeGreaterThan(0);
+    if (unsummarized) await ds.query(`UPDATE events SET patch_paths = NULL WHERE object_id = $1`, [id]);
     const all = await loader.load(await reader.objectHistory(id));
     expect(all.length).toBeGreaterThan(20);
     // Several snapshots: the history crosses the snapshot spacing.
@@ -114,14 +119,14 @@ describe('fields/history and explain from the events at which the path can chang
     const id = await objectIdOf(UID);
     const [{ last }] = await ds.query(`SELECT max(seq)::text AS last FROM events WHERE object_id = $1`, [id]);
     const image = resolvePath('.spec.template.spec.containers[name="app"].image', defaultSchemaResolver('apps/v1', 'Deployment', 'test-cluster').type);
-    const rows = await readPathValueChanges(ds, id, last, patchFilterOf(image.elements)!);
+    const rows = await readPathValueChanges(ds, id, last, { fieldsV1Path: image.fieldsV1Path, filter: patchFilterOf(image.elements)! });
     // The snapshots, and the patches whose operations on the containers differ from the event's before (the image changes every 7th event).
     const snapshots = Number((await ds.query(`SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND body_encoding = 'full'`, [id]))[0].n);
     expect(rows.length).toBeGreaterThanOrEqual(snapshots);
     expect(rows.length).toBeLessThanOrEqual(snapshots + Math.ceil(EVENTS / 7) * 2);
     // An annotation every event: every patch reaches it, so each is read.
     const annotation = resolvePath('.metadata.annotations', undefined);
-    expect((await readPathValueChanges(ds, id, last, patchFilterOf(annotation.elements)!)).length).toBe(EVENTS);
+    expect((await readPathValueChanges(ds, id, last, { fieldsV1Path: annotation.fieldsV1Path, filter: patchFilterOf(annotation.elements)! })).length).toBe(EVENTS);
   });
 
   it('answers an unknown object and a sequence before the first event as no event', async () => {

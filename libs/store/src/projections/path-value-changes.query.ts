@@ -25,6 +25,7 @@ import type { EventReader, StoredEvent } from '../events/event-reader.js';
 import { eventFactsOf, type ObservedEventLoader } from '../events/observed-event.loader.js';
 import type { BodyEncoding } from '../ingest/body.util.js';
 import { patchFilterOf, pathValuesAlongChain } from '../ingest/body-values.util.js';
+import { pathsMask } from '../ingest/patch-paths.util.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { recordedSchemaSql } from './schema-choices.js';
 import { SELECT_TRANSITION, transitionFromRow, type TransitionRow } from './transition-row.js';
@@ -65,6 +66,8 @@ const SUMMARY = `
 export interface ChangeRow {
   seq: string; event_type: StoredEvent['eventType']; source: StoredEvent['source']; observed_at: Date; resource_version: string;
   body_encoding: BodyEncoding; body: string | null; readable: boolean;
+  /** The first row's: the path's stored transitions, oldest first (`at` as JSON text). */
+  transitions: (Omit<TransitionRow, 'at'> & { at: string })[] | null;
 }
 
 /**
@@ -72,51 +75,68 @@ export interface ChangeRow {
  * of a path can differ from the event's before; the others have the value of the one before them.
  * The path is given as `patchFilterOf` gives it: the pointer of its leading field names (`$3`) and
  * LIKE patterns of the texts a compact patch reaching it must hold, and of a patch not compact
- * (`$4`: a patch none of which matches, or compact, is not parsed). Every snapshot is kept (its value is read
+ * (`$4`: a patch none of which matches, or compact, is not parsed), and the bits of the path in the
+ * summaries of the patches' paths (`$5`, `pathsMask`: a patch with none of them is not even read;
+ * one without a summary, written before, is). Every snapshot is kept (its value is read
  * from it); a snapshot patch is kept where its operations that reach the path (`reach`: on the
  * pointer, above it or below it, as `pathValuesAlongChain` decides; the whole patch where one
  * copies or moves) differ from the event's before (a snapshot's count as none): the same operations
  * on the same snapshot give the same value, and no other operation reaches the path's node or a
  * node it hangs from. A deletion and the event after one are kept (a deleted object has no
  * value). `readable`: every event has its body, each a snapshot or a snapshot patch (else the
- * caller rebuilds the bodies as a read would).
+ * caller rebuilds the bodies as a read would). The first row also carries the path's stored
+ * transitions (`$6`: its FieldsV1 form), so that one round trip reads all the path needs.
  */
 const CHANGES = `
-  WITH ev AS (
-    SELECT e.seq, e.event_type, e.source, e.observed_at, e.resource_version, e.body_encoding, b.bytes,
-           -- the text filter of a compact patch, on its bytes (not parsed, nor even decoded, where none matches)
-           e.body_encoding <> 'snapshot-patch' OR b.bytes IS NULL OR NOT (b.bytes LIKE '[{"op":"%'::bytea)
-             OR b.bytes LIKE ANY (ARRAY(SELECT convert_to(n, 'UTF8') FROM unnest($4::text[]) n)) AS candidate
-    FROM events e LEFT JOIN blobs b ON b.hash = e.body_hash
+  WITH bodies AS MATERIALIZED (
+    SELECT e.seq, e.event_type, e.source, e.observed_at, e.resource_version, e.body_encoding, e.body_hash, p.maybe,
+           -- a patch whose paths' summary has none of the path's bits is not read
+           CASE WHEN p.maybe THEN (SELECT b.bytes FROM blobs b WHERE b.hash = e.body_hash) END AS bytes
+    FROM events e,
+         LATERAL (SELECT e.body_encoding <> 'snapshot-patch' OR e.patch_paths IS NULL OR (e.patch_paths & $5::bigint) <> 0 AS maybe) p
     WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   ),
   keyed AS (
-    SELECT ev.*,
-           CASE WHEN NOT ev.candidate OR ev.body_encoding <> 'snapshot-patch' OR ev.bytes IS NULL THEN '[]'::jsonb
-                ELSE (SELECT CASE WHEN bool_or(x.op ? 'from') THEN convert_from(ev.bytes, 'UTF8')::jsonb
+    SELECT d.*,
+           CASE WHEN NOT d.maybe OR d.body_encoding <> 'snapshot-patch' OR d.bytes IS NULL THEN '[]'::jsonb
+                -- the text filter of a compact patch, on its bytes (not decoded nor parsed where no pattern matches)
+                WHEN d.bytes LIKE '[{"op":"%'::bytea AND NOT d.bytes LIKE ANY (ARRAY(SELECT convert_to(n, 'UTF8') FROM unnest($4::text[]) n)) THEN '[]'::jsonb
+                ELSE (SELECT CASE WHEN bool_or(x.op ? 'from') THEN convert_from(d.bytes, 'UTF8')::jsonb
                                   ELSE coalesce(jsonb_agg(x.op ORDER BY x.i) FILTER (
                                          WHERE x.op->>'path' = $3::text OR x.op->>'path' = ''
                                             OR starts_with(x.op->>'path', $3::text || '/') OR starts_with($3::text, (x.op->>'path') || '/')), '[]'::jsonb) END
-                      FROM jsonb_array_elements(convert_from(ev.bytes, 'UTF8')::jsonb) WITH ORDINALITY AS x(op, i))
+                      FROM jsonb_array_elements(convert_from(d.bytes, 'UTF8')::jsonb) WITH ORDINALITY AS x(op, i))
            END AS reach,
-           lag(ev.event_type) OVER w AS previous_type
-    FROM ev WINDOW w AS (ORDER BY ev.seq)
+           lag(d.event_type) OVER w AS previous_type
+    FROM bodies d WINDOW w AS (ORDER BY d.seq)
   ),
   marked AS (
-    SELECT k.*,
+    SELECT k.*, row_number() OVER w AS n,
            k.body_encoding <> 'snapshot-patch' OR k.event_type = 'DELETED' OR k.previous_type = 'DELETED'
              OR k.reach IS DISTINCT FROM lag(k.reach) OVER w AS changes,
-           bool_and(k.bytes IS NOT NULL AND k.body_encoding IN ('full', 'snapshot-patch')) OVER () AS readable
+           bool_and(k.body_encoding IN ('full', 'snapshot-patch') AND (NOT k.maybe OR k.bytes IS NOT NULL)) OVER () AS readable
     FROM keyed k WINDOW w AS (ORDER BY k.seq)
   )
-  SELECT m.seq::text AS seq, m.event_type, m.source, m.observed_at, m.resource_version, m.body_encoding, convert_from(m.bytes, 'UTF8') AS body, m.readable
+  SELECT m.seq::text AS seq, m.event_type, m.source, m.observed_at, m.resource_version, m.body_encoding, m.readable,
+         convert_from(coalesce(m.bytes, (SELECT b.bytes FROM blobs b WHERE b.hash = m.body_hash)), 'UTF8') AS body,
+         -- with the first row only: the path's stored transitions (fields_v1_path $6) up to the last event, oldest first
+         CASE WHEN m.n = 1 THEN (
+           SELECT coalesce(json_agg(t ORDER BY t.seq::bigint, t.ordinal), '[]')
+           FROM (${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1::text AND t.seq <= $2::bigint AND t.fields_v1_path = $6::text) t
+         ) END AS transitions
   FROM marked m WHERE m.changes ORDER BY m.seq`;
 
 /** The rows of {@link CHANGES}: the events of an object up to `lastSeq` at which the value of the path `filter` stands for can change. */
-export async function readPathValueChanges(dataSource: DataSource, objectId: string, lastSeq: string, filter: { at: string; needles: readonly string[] }): Promise<ChangeRow[]> {
+export async function readPathValueChanges(
+  dataSource: DataSource,
+  objectId: string,
+  lastSeq: string,
+  path: { readonly fieldsV1Path: string; readonly filter: { at: string; needles: readonly string[] } },
+): Promise<ChangeRow[]> {
+  const { at, needles } = path.filter;
   // LIKE patterns: a needle anywhere, or a patch not written compact (whose needles would be spaced).
-  const patterns = [...filter.needles, '"path" ', '"path": '].map((n) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, filter.at, patterns]);
+  const patterns = [...needles, '"path" ', '"path": '].map((n) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, at, patterns, String(pathsMask(at)), path.fieldsV1Path]);
 }
 
 /** What a path's history and explanation are made of, from the projection and the events at which the path's value can change. */
@@ -163,23 +183,17 @@ async function readProjectedPath(
   if (recordedSchema(summary.schema, apiVersionOf(summary.api_group, summary.version), summary.kind, summary.cluster).digest !== schema.digest) return null;
   const filter = patchFilterOf(p.elements);
   if (filter === null) return null;
-  const [rows, stored] = await Promise.all([
-    readPathValueChanges(dataSource, objectId, summary.last_seq, filter),
-    preparedQuery<TransitionRow>(
-      dataSource,
-      'projected-path-transitions',
-      `${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1 AND t.seq <= $2::bigint AND t.fields_v1_path = $3 ORDER BY t.seq, t.ordinal`,
-      [objectId, summary.last_seq, p.fieldsV1Path],
-    ),
-  ]);
-  if (!rows[0]?.readable) return null;
+  const rows = await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter });
+  const stored = rows[0]?.transitions ?? [];
+  // An event without its body: the fold's read gives the error.
+  if (!rows[0]?.readable || rows.some((r) => r.body === null)) return null;
   const values = pathValuesAlongChain(rows.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
   if (values === null) return null;
   const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(summary.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, p.fieldsV1Path);
   return {
     p, schema, events: summary.events, lastSeq: summary.last_seq,
     changes: rows.map((r, i) => ({ event: factsOf(r), value: values[i] })),
-    transitions: [...baseline, ...stored.map(transitionFromRow)],
+    transitions: [...baseline, ...stored.map((t) => transitionFromRow({ ...t, at: new Date(t.at) }))],
     fields: summary.fields,
   };
 }
@@ -218,6 +232,7 @@ export async function projectedExplanation(
   const last = r.changes.at(-1)!.event;
   const deleted = last.watchType === 'DELETED' && seqString(last.seq) === r.lastSeq;
   const from = r.events === 1 || deleted ? { seq: r.lastSeq, before: false } : { seq: explainStepSeq(r.p, r.changes, r.transitions) ?? r.lastSeq, before: true };
-  const chain = await loader.load(await reader.objectHistoryFrom(objectId, from, r.lastSeq));
+  const read = await reader.objectChainFrom(objectId, from, r.lastSeq);
+  const chain = await loader.loadChain(read.chain, read.from);
   return explainFieldOfProjected(r.p, r.schema, chain, r.transitions, decodeOwnedFields(r.fields!), resolve);
 }
