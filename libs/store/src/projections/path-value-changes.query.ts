@@ -21,7 +21,7 @@ import {
   type SchemaUsed,
 } from '../../../audit/src/index.js';
 import { preparedQuery } from '../database/prepared-query.js';
-import type { EventReader, StoredEvent } from '../events/event-reader.js';
+import type { EventReader, StoredEvent, StoredEventWithBody } from '../events/event-reader.js';
 import { eventFactsOf, type ObservedEventLoader } from '../events/observed-event.loader.js';
 import type { BodyEncoding } from '../ingest/body.util.js';
 import { patchFilterOf, pathValuesAlongChain } from '../ingest/body-values.util.js';
@@ -68,6 +68,10 @@ export interface ChangeRow {
   body_encoding: BodyEncoding; body: string | null; readable: boolean;
   /** The first row's: the path's stored transitions, oldest first (`at` as JSON text). */
   transitions: (Omit<TransitionRow, 'at'> & { at: string })[] | null;
+  /** Whether the value can change at the event; whether explaining's default chain needs it (`wanted`: from its start on; the others, its snapshot). */
+  changes: boolean; in_tail: boolean; wanted: boolean;
+  /** The rest of the stored event, for a row of the chain only. */
+  xid: string | null; api_version: string | null; mf: string | null; managed_fields_times: (string | null)[] | null;
 }
 
 /**
@@ -96,6 +100,15 @@ const CHANGES = `
          LATERAL (SELECT e.body_encoding <> 'snapshot-patch' OR e.patch_paths IS NULL OR (e.patch_paths & $5::bigint) <> 0 AS maybe) p
     WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   ),
+  -- where explaining starts to diff when the path lost no owner and never left (with $7 only): the last
+  -- event where it is a deletion or the only one, else the last before it that is not a deletion
+  tail AS (
+    SELECT CASE WHEN NOT $7::boolean THEN NULL
+                WHEN l.event_type = 'DELETED' THEN l.seq
+                ELSE coalesce((SELECT max(d.seq) FROM bodies d WHERE d.seq < l.seq AND d.event_type <> 'DELETED'), l.seq) END AS start
+    FROM (SELECT d.seq, d.event_type FROM bodies d ORDER BY d.seq DESC LIMIT 1) l
+  ),
+  tail_snapshot AS (SELECT max(d.seq) AS seq FROM bodies d, tail WHERE d.seq <= tail.start AND d.body_encoding = 'full'),
   keyed AS (
     SELECT d.*,
            CASE WHEN NOT d.maybe OR d.body_encoding <> 'snapshot-patch' OR d.bytes IS NULL THEN '[]'::jsonb
@@ -114,17 +127,25 @@ const CHANGES = `
     SELECT k.*, row_number() OVER w AS n,
            k.body_encoding <> 'snapshot-patch' OR k.event_type = 'DELETED' OR k.previous_type = 'DELETED'
              OR k.reach IS DISTINCT FROM lag(k.reach) OVER w AS changes,
-           bool_and(k.body_encoding IN ('full', 'snapshot-patch') AND (NOT k.maybe OR k.bytes IS NOT NULL)) OVER () AS readable
-    FROM keyed k WINDOW w AS (ORDER BY k.seq)
+           bool_and(k.body_encoding IN ('full', 'snapshot-patch') AND (NOT k.maybe OR k.bytes IS NOT NULL)) OVER () AS readable,
+           coalesce(k.seq >= tail.start, false) AS wanted,
+           coalesce(k.seq >= tail.start OR k.seq = tail_snapshot.seq, false) AS in_tail
+    FROM keyed k, tail, tail_snapshot WINDOW w AS (ORDER BY k.seq)
   )
-  SELECT m.seq::text AS seq, m.event_type, m.source, m.observed_at, m.resource_version, m.body_encoding, m.readable,
+  SELECT m.seq::text AS seq, m.event_type, m.source, m.observed_at, m.resource_version, m.body_encoding, m.readable, m.changes, m.in_tail, m.wanted,
+         x.xid, x.api_version, x.mf, x.managed_fields_times,
          convert_from(coalesce(m.bytes, (SELECT b.bytes FROM blobs b WHERE b.hash = m.body_hash)), 'UTF8') AS body,
          -- with the first row only: the path's stored transitions (fields_v1_path $6) up to the last event, oldest first
          CASE WHEN m.n = 1 THEN (
            SELECT coalesce(json_agg(t ORDER BY t.seq::bigint, t.ordinal), '[]')
            FROM (${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1::text AND t.seq <= $2::bigint AND t.fields_v1_path = $6::text) t
          ) END AS transitions
-  FROM marked m WHERE m.changes ORDER BY m.seq`;
+  FROM marked m
+  LEFT JOIN LATERAL (
+    SELECT e.xid::text AS xid, e.api_version, encode(e.managed_fields_hash, 'hex') AS mf, e.managed_fields_times
+    FROM events e WHERE e.object_id = $1::bigint AND e.seq = m.seq AND m.in_tail
+  ) x ON true
+  WHERE m.changes OR m.in_tail ORDER BY m.seq`;
 
 /** The rows of {@link CHANGES}: the events of an object up to `lastSeq` at which the value of the path `filter` stands for can change. */
 export async function readPathValueChanges(
@@ -132,11 +153,12 @@ export async function readPathValueChanges(
   objectId: string,
   lastSeq: string,
   path: { readonly fieldsV1Path: string; readonly filter: { at: string; needles: readonly string[] } },
+  withTail = false,
 ): Promise<ChangeRow[]> {
   const { at, needles } = path.filter;
   // LIKE patterns: a needle anywhere, or a patch not written compact (whose needles would be spaced).
   const patterns = [...needles, '"path" ', '"path": '].map((n) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, at, patterns, String(pathsMask(at)), path.fieldsV1Path]);
+  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, at, patterns, String(pathsMask(at)), path.fieldsV1Path, withTail]);
 }
 
 /** What a path's history and explanation are made of, from the projection and the events at which the path's value can change. */
@@ -150,15 +172,22 @@ interface ProjectedPath {
   readonly changes: EventValue[];
   /** The path's transitions up to the last event, oldest first, the first observation's included. */
   readonly transitions: FieldTransition[];
-  /** The owned fields after the last event (only where asked for). */
+  /** The owned fields after the last event (explaining only). */
   readonly fields: EncodedOwnedFields | null;
+  /**
+   * Explaining only: the events it diffs where the path lost no owner and never left (the
+   * last two that are not deletions; the last alone where it is a deletion or the only one), after
+   * the snapshot the first one is built on, and the index of that first one.
+   */
+  readonly tail: { chain: StoredEventWithBody[]; from: number } | null;
 }
 
 /**
  * The {@link ProjectedPath} of object `objectId`'s events up to sequence `maxSeq` (all without).
  * `'no-event'`: the object has none by then; `null`: this cannot answer exactly (the projection
  * does not hold exactly those events, another schema folded them, a path whose value is not the
- * stored body's, bodies not stored as snapshots and snapshot patches): fold instead.
+ * stored body's, bodies not stored as snapshots and snapshot patches): fold instead. `explaining`:
+ * with what `explain` needs besides (the owned fields, the default chain).
  */
 async function readProjectedPath(
   dataSource: DataSource,
@@ -166,9 +195,9 @@ async function readProjectedPath(
   path: string,
   maxSeq: string | undefined,
   resolve: SchemaResolver,
-  withFields: boolean,
+  explaining: boolean,
 ): Promise<ProjectedPath | 'no-event' | null> {
-  const [summary] = await preparedQuery<SummaryRow>(dataSource, 'projected-path-summary', SUMMARY, [objectId, maxSeq ?? null, withFields]);
+  const [summary] = await preparedQuery<SummaryRow>(dataSource, 'projected-path-summary', SUMMARY, [objectId, maxSeq ?? null, explaining]);
   if (!summary) return 'no-event';
   const factsOf = (r: Pick<ChangeRow, 'seq' | 'event_type' | 'source' | 'observed_at' | 'resource_version'>): EventFacts =>
     eventFactsOf({
@@ -178,15 +207,16 @@ async function readProjectedPath(
   const first = factsOf({ ...summary, seq: summary.first_seq });
   const p = resolveEventsPath([first], path, resolve);
   const schema = eventsSchema([first], resolve);
-  if (!summary.usable || summary.baseline === null || (withFields && summary.fields === null)) return null;
+  if (!summary.usable || summary.baseline === null || (explaining && summary.fields === null)) return null;
   // Folded with another schema than the answer's (a new one stored, its re-projection not run yet): fold instead.
   if (recordedSchema(summary.schema, apiVersionOf(summary.api_group, summary.version), summary.kind, summary.cluster).digest !== schema.digest) return null;
   const filter = patchFilterOf(p.elements);
   if (filter === null) return null;
-  const rows = await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter });
-  const stored = rows[0]?.transitions ?? [];
+  const all = await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter }, explaining);
+  const stored = all[0]?.transitions ?? [];
   // An event without its body: the fold's read gives the error.
-  if (!rows[0]?.readable || rows.some((r) => r.body === null)) return null;
+  if (!all[0]?.readable || all.some((r) => r.body === null)) return null;
+  const rows = all.filter((r) => r.changes);
   const values = pathValuesAlongChain(rows.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
   if (values === null) return null;
   const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(summary.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, p.fieldsV1Path);
@@ -195,7 +225,19 @@ async function readProjectedPath(
     changes: rows.map((r, i) => ({ event: factsOf(r), value: values[i] })),
     transitions: [...baseline, ...stored.map((t) => transitionFromRow({ ...t, at: new Date(t.at) }))],
     fields: summary.fields,
+    tail: explaining ? tailChain(all, summary, objectId) : null,
   };
+}
+
+/** The rows of explaining's default chain as stored events with their bodies, and the index of its first event. */
+function tailChain(rows: readonly ChangeRow[], summary: SummaryRow, objectId: string): { chain: StoredEventWithBody[]; from: number } {
+  const tail = rows.filter((r) => r.in_tail);
+  const chain = tail.map((r): StoredEventWithBody => ({
+    seq: r.seq, xid: r.xid!, objectId, cluster: summary.cluster, group: summary.api_group, version: summary.version, uid: summary.uid, kind: summary.kind,
+    namespace: summary.namespace, name: summary.name, resourceVersion: r.resource_version, apiVersion: r.api_version!, eventType: r.event_type, source: r.source,
+    observedAt: r.observed_at, managedFieldsHash: r.mf!, managedFieldsTimes: r.managed_fields_times!, bodyEncoding: r.body_encoding, bodyJson: r.body!,
+  }));
+  return { chain, from: Math.max(0, tail.findIndex((r) => r.wanted)) };
 }
 
 /**
@@ -231,8 +273,9 @@ export async function projectedExplanation(
   if (r === null || r === 'no-event') return r;
   const last = r.changes.at(-1)!.event;
   const deleted = last.watchType === 'DELETED' && seqString(last.seq) === r.lastSeq;
-  const from = r.events === 1 || deleted ? { seq: r.lastSeq, before: false } : { seq: explainStepSeq(r.p, r.changes, r.transitions) ?? r.lastSeq, before: true };
-  const read = await reader.objectChainFrom(objectId, from, r.lastSeq);
+  const step = r.events === 1 || deleted ? undefined : explainStepSeq(r.p, r.changes, r.transitions);
+  // Without a step before the last event, the chain is the default one, read with the changes.
+  const read = step === undefined || step === r.lastSeq ? r.tail! : await reader.objectChainFrom(objectId, { seq: step, before: true }, r.lastSeq);
   const chain = await loader.loadChain(read.chain, read.from);
   return explainFieldOfProjected(r.p, r.schema, chain, r.transitions, decodeOwnedFields(r.fields!), resolve);
 }
