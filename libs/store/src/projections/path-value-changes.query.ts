@@ -94,6 +94,9 @@ export interface ChangeRow {
 const CHANGES = `
   WITH bodies AS MATERIALIZED (
     SELECT e.seq, e.event_type, e.source, e.observed_at, e.resource_version, e.body_encoding, e.body_hash, p.maybe,
+           -- the rest of a stored event, for explaining's chain ($7) only
+           CASE WHEN $7::boolean THEN e.xid::text END AS xid, CASE WHEN $7::boolean THEN e.api_version END AS api_version,
+           CASE WHEN $7::boolean THEN encode(e.managed_fields_hash, 'hex') END AS mf, CASE WHEN $7::boolean THEN e.managed_fields_times END AS managed_fields_times,
            -- a patch whose paths' summary has none of the path's bits is not read
            CASE WHEN p.maybe THEN (SELECT b.bytes FROM blobs b WHERE b.hash = e.body_hash) END AS bytes
     FROM events e,
@@ -101,14 +104,16 @@ const CHANGES = `
     WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   ),
   -- where explaining starts to diff when the path lost no owner and never left (with $7 only): the last
-  -- event where it is a deletion or the only one, else the last before it that is not a deletion
-  tail AS (
-    SELECT CASE WHEN NOT $7::boolean THEN NULL
-                WHEN l.event_type = 'DELETED' THEN l.seq
-                ELSE coalesce((SELECT max(d.seq) FROM bodies d WHERE d.seq < l.seq AND d.event_type <> 'DELETED'), l.seq) END AS start
-    FROM (SELECT d.seq, d.event_type FROM bodies d ORDER BY d.seq DESC LIMIT 1) l
+  -- event where it is a deletion or the only one, else the last before it that is not a deletion; the last
+  -- event, $2 (read backwards on the object's index: a row or two, not the whole history)
+  -- (materialized: computed once, not once per row where the rows compare with it); with the snapshot it is built on
+  tail AS MATERIALIZED (
+    SELECT t.start, (SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq <= t.start AND s.body_encoding = 'full') AS snapshot
+    FROM (SELECT CASE WHEN NOT $7::boolean THEN NULL
+                      WHEN (SELECT s.event_type FROM events s WHERE s.object_id = $1::bigint AND s.seq = $2::bigint) = 'DELETED' THEN $2::bigint
+                      ELSE coalesce((SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq < $2::bigint AND s.event_type <> 'DELETED'), $2::bigint)
+                 END AS start) t
   ),
-  tail_snapshot AS (SELECT max(d.seq) AS seq FROM bodies d, tail WHERE d.seq <= tail.start AND d.body_encoding = 'full'),
   keyed AS (
     SELECT d.*,
            CASE WHEN NOT d.maybe OR d.body_encoding <> 'snapshot-patch' OR d.bytes IS NULL THEN '[]'::jsonb
@@ -129,23 +134,19 @@ const CHANGES = `
              OR k.reach IS DISTINCT FROM lag(k.reach) OVER w AS changes,
            bool_and(k.body_encoding IN ('full', 'snapshot-patch') AND (NOT k.maybe OR k.bytes IS NOT NULL)) OVER () AS readable,
            coalesce(k.seq >= tail.start, false) AS wanted,
-           coalesce(k.seq >= tail.start OR k.seq = tail_snapshot.seq, false) AS in_tail
-    FROM keyed k, tail, tail_snapshot WINDOW w AS (ORDER BY k.seq)
+           coalesce(k.seq >= tail.start OR k.seq = tail.snapshot, false) AS in_tail
+    FROM keyed k, tail WINDOW w AS (ORDER BY k.seq)
   )
   SELECT m.seq::text AS seq, m.event_type, m.source, m.observed_at, m.resource_version, m.body_encoding, m.readable, m.changes, m.in_tail, m.wanted,
-         x.xid, x.api_version, x.mf, x.managed_fields_times,
+         CASE WHEN m.in_tail THEN m.xid END AS xid, CASE WHEN m.in_tail THEN m.api_version END AS api_version,
+         CASE WHEN m.in_tail THEN m.mf END AS mf, CASE WHEN m.in_tail THEN m.managed_fields_times END AS managed_fields_times,
          convert_from(coalesce(m.bytes, (SELECT b.bytes FROM blobs b WHERE b.hash = m.body_hash)), 'UTF8') AS body,
          -- with the first row only: the path's stored transitions (fields_v1_path $6) up to the last event, oldest first
          CASE WHEN m.n = 1 THEN (
            SELECT coalesce(json_agg(t ORDER BY t.seq::bigint, t.ordinal), '[]')
            FROM (${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1::text AND t.seq <= $2::bigint AND t.fields_v1_path = $6::text) t
          ) END AS transitions
-  FROM marked m
-  LEFT JOIN LATERAL (
-    SELECT e.xid::text AS xid, e.api_version, encode(e.managed_fields_hash, 'hex') AS mf, e.managed_fields_times
-    FROM events e WHERE e.object_id = $1::bigint AND e.seq = m.seq AND m.in_tail
-  ) x ON true
-  WHERE m.changes OR m.in_tail ORDER BY m.seq`;
+  FROM marked m WHERE m.changes OR m.in_tail ORDER BY m.seq`;
 
 /** The rows of {@link CHANGES}: the events of an object up to `lastSeq` at which the value of the path `filter` stands for can change. */
 export async function readPathValueChanges(
