@@ -22,6 +22,9 @@ function seeded(seed: number): () => number {
   };
 }
 
+/** Bits as this summary first wrote them (events.patch_paths holds them): pinned, not derived. */
+const PINNED = { image: '2251834710294528', containers: '-9077005048965234688', label: '148623185749737472' };
+
 describe('patch paths summary', () => {
   it('never leaves out a patch one of whose operations reaches the path (random pointers of up to 7 tokens)', () => {
     const random = seeded(42);
@@ -48,6 +51,12 @@ describe('patch paths summary', () => {
   it('keeps every patch for the root and every path for a patch that copies, moves or replaces the root', () => {
     expect(patchPathsOf([{ path: '/metadata/labels/a' }]) & pathsMask('')).not.toBe(0n);
     for (const ops of [[{ path: '/spec/x', from: '/status/y' }], [{ path: '' }]]) expect(patchPathsOf(ops)).toBe(-1n);
+  });
+
+  it('keeps the bits every stored summary was written with (a change of hash or depth would make stored rows miss paths)', () => {
+    expect(String(patchPathsOf([{ path: '/spec/template/spec/containers/0/image' }]))).toBe(PINNED.image);
+    expect(String(pathsMask('/spec/template/spec/containers'))).toBe(PINNED.containers);
+    expect(String(pathsMask('/metadata/labels/a~1b'))).toBe(PINNED.label);
   });
 
   it('skips a controller status and annotation patch for the image of a container', () => {

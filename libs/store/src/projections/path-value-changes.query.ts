@@ -79,7 +79,7 @@ export interface ChangeRow {
  * of a path can differ from the event's before; the others have the value of the one before them.
  * The path is given as `patchFilterOf` gives it: the pointer of its leading field names (`$3`) and
  * LIKE patterns of the texts a compact patch reaching it must hold, and of a patch not compact
- * (`$4`: a patch none of which matches, or compact, is not parsed), and the bits of the path in the
+ * (`$4`: a compact patch that matches none of them is not parsed), and the bits of the path in the
  * summaries of the patches' paths (`$5`, `pathsMask`: a patch with none of them is not even read;
  * one without a summary, written before, is). Every snapshot is kept (its value is read
  * from it); a snapshot patch is kept where its operations that reach the path (`reach`: on the
@@ -87,8 +87,9 @@ export interface ChangeRow {
  * copies or moves) differ from the event's before (a snapshot's count as none): the same operations
  * on the same snapshot give the same value, and no other operation reaches the path's node or a
  * node it hangs from. A deletion and the event after one are kept (a deleted object has no
- * value). `readable`: every event has its body, each a snapshot or a snapshot patch (else the
- * caller rebuilds the bodies as a read would). The first row also carries the path's stored
+ * value). `readable`: every event read has its body (one skipped by its summary is not read: its
+ * blob is not checked), each a snapshot or a snapshot patch that Postgres can parse (else the
+ * caller rebuilds the bodies as a read would, and a missing one fails there). The first row also carries the path's stored
  * transitions (`$6`: its FieldsV1 form), so that one round trip reads all the path needs.
  */
 const CHANGES = `
@@ -114,9 +115,16 @@ const CHANGES = `
                       ELSE coalesce((SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq < $2::bigint AND s.event_type <> 'DELETED'), $2::bigint)
                  END AS start) t
   ),
+  -- a patch jsonb cannot hold (a NUL written as the escape backslash-u0000, a lone surrogate as backslash-udXXX:
+  -- JSON.stringify writes no other backslash-ud; an escaped backslash before "u0000" or "ud" counts too): the caller folds
+  checked AS (
+    SELECT d.*, d.maybe AND d.body_encoding = 'snapshot-patch' AND d.bytes IS NOT NULL
+                AND (position(decode('5c7530303030', 'hex') IN d.bytes) > 0 OR position(decode('5c7564', 'hex') IN d.bytes) > 0) AS unparsable
+    FROM bodies d
+  ),
   keyed AS (
     SELECT d.*,
-           CASE WHEN NOT d.maybe OR d.body_encoding <> 'snapshot-patch' OR d.bytes IS NULL THEN '[]'::jsonb
+           CASE WHEN NOT d.maybe OR d.body_encoding <> 'snapshot-patch' OR d.bytes IS NULL OR d.unparsable THEN '[]'::jsonb
                 -- the text filter of a compact patch, on its bytes (not decoded nor parsed where no pattern matches)
                 WHEN d.bytes LIKE '[{"op":"%'::bytea AND NOT d.bytes LIKE ANY (ARRAY(SELECT convert_to(n, 'UTF8') FROM unnest($4::text[]) n)) THEN '[]'::jsonb
                 ELSE (SELECT CASE WHEN bool_or(x.op ? 'from') THEN convert_from(d.bytes, 'UTF8')::jsonb
@@ -126,13 +134,13 @@ const CHANGES = `
                       FROM jsonb_array_elements(convert_from(d.bytes, 'UTF8')::jsonb) WITH ORDINALITY AS x(op, i))
            END AS reach,
            lag(d.event_type) OVER w AS previous_type
-    FROM bodies d WINDOW w AS (ORDER BY d.seq)
+    FROM checked d WINDOW w AS (ORDER BY d.seq)
   ),
   marked AS (
     SELECT k.*, row_number() OVER w AS n,
            k.body_encoding <> 'snapshot-patch' OR k.event_type = 'DELETED' OR k.previous_type = 'DELETED'
              OR k.reach IS DISTINCT FROM lag(k.reach) OVER w AS changes,
-           bool_and(k.body_encoding IN ('full', 'snapshot-patch') AND (NOT k.maybe OR k.bytes IS NOT NULL)) OVER () AS readable,
+           bool_and(k.body_encoding IN ('full', 'snapshot-patch') AND (NOT k.maybe OR k.bytes IS NOT NULL) AND NOT k.unparsable) OVER () AS readable,
            coalesce(k.seq >= tail.start, false) AS wanted,
            coalesce(k.seq >= tail.start OR k.seq = tail.snapshot, false) AS in_tail
     FROM keyed k, tail WINDOW w AS (ORDER BY k.seq)
@@ -215,7 +223,7 @@ async function readProjectedPath(
   if (filter === null) return null;
   const all = await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter }, explaining);
   const stored = all[0]?.transitions ?? [];
-  // An event without its body: the fold's read gives the error.
+  // An event read without its body, or a patch jsonb cannot hold: the fold answers (or gives the error).
   if (!all[0]?.readable || all.some((r) => r.body === null)) return null;
   const rows = all.filter((r) => r.changes);
   const values = pathValuesAlongChain(rows.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
