@@ -154,10 +154,14 @@ export function explainChainStart(p: ResolvedPath, values: readonly EventValue[]
  */
 export function explainStepSeq(p: ResolvedPath, changes: readonly EventValue[], transitions: readonly FieldTransition[]): string | undefined {
   const lostAt = new Set(transitions.filter((t) => losesOwner(p, t)).map((t) => t.seq));
-  const points = changes.map((v) => ({ seq: seqString(v.event.seq), deleted: v.event.watchType === 'DELETED', present: v.value !== undefined }));
+  // `present` undefined: an owner lost at an event not among the changes, whose value is the one before.
+  const points: { seq: string; deleted: boolean; present: boolean | undefined }[] = changes.map((v) => ({
+    seq: seqString(v.event.seq),
+    deleted: v.event.watchType === 'DELETED',
+    present: v.value !== undefined,
+  }));
   const known = new Set(points.map((x) => x.seq));
-  // An owner lost at an event not among the changes: the value there is the one before.
-  for (const seq of lostAt) if (!known.has(seq)) points.push({ seq, deleted: false, present: false });
+  for (const seq of lostAt) if (!known.has(seq)) points.push({ seq, deleted: false, present: undefined });
   points.sort((a, b) => compareSeq(a.seq, b.seq));
   const steps: Steps = { lastStep: undefined, wasPresent: false };
   let snapshots = 0;
@@ -165,7 +169,7 @@ export function explainStepSeq(p: ResolvedPath, changes: readonly EventValue[], 
   let present = false;
   for (const x of points) {
     if (x.deleted) continue;
-    if (known.has(x.seq)) present = x.present;
+    present = x.present ?? present;
     track(steps, snapshots, present, lostAt.has(x.seq));
     if (steps.lastStep === snapshots) step = x.seq;
     snapshots++;

@@ -87,7 +87,6 @@ const withFacts = <S extends StoredEvent>(stored: readonly S[], at: AsOf | undef
 /** The sequence an object's events are read up to for `at` (a time reads them all, then keeps those observed by then). */
 const seqBound = (at: AsOf | undefined): string | undefined => (at?.kind === 'seq' ? at.seq : undefined);
 
-
 /** What `GET /v1/findings` narrows by: types, a start, a moment, one cluster. */
 export interface FindingsFilter {
   readonly types?: readonly FindingType[] | undefined;
@@ -326,12 +325,8 @@ export class OwnershipQueries {
    */
   async fieldHistory(objectId: string, path: string, at?: AsOf): Promise<FieldHistoryView> {
     const resolve = await this.schemaResolver();
-    if (at?.kind !== 'time') {
-      if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
-      const answer = await projectedFieldHistory(this.dataSource, objectId, path, seqBound(at), resolve);
-      if (answer === 'no-event') throw objectNotFound(objectId, at);
-      if (answer) return answer;
-    }
+    const direct = await this.fromChanges(objectId, at, (maxSeq) => projectedFieldHistory(this.dataSource, objectId, path, maxSeq, resolve));
+    if (direct) return direct;
     const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return fieldHistory(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
@@ -345,12 +340,8 @@ export class OwnershipQueries {
    */
   async explain(objectId: string, path: string, at?: AsOf): Promise<FieldExplanationView> {
     const resolve = await this.schemaResolver();
-    if (at?.kind !== 'time') {
-      if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
-      const answer = await projectedExplanation(this.dataSource, this.reader, this.loader, objectId, path, seqBound(at), resolve);
-      if (answer === 'no-event') throw objectNotFound(objectId, at);
-      if (answer) return answer;
-    }
+    const direct = await this.fromChanges(objectId, at, (maxSeq) => projectedExplanation(this.dataSource, this.reader, this.loader, objectId, path, maxSeq, resolve));
+    if (direct) return direct;
     const facts = await this.facts(objectId, at, true);
     const projected = await this.projected(objectId, facts, path, resolve);
     if (!projected) return explainField(await this.loader.load(facts.map((f) => f.stored)), path, resolve);
@@ -358,6 +349,19 @@ export class OwnershipQueries {
     const start = explainChainStart(projected.path, values, projected.transitions);
     const chain = rebuilt ? rebuilt.slice(start) : await this.loader.loadChain(facts.map((f) => f.stored), start);
     return explainFieldOfProjected(projected.path, eventsSchema(facts, resolve), chain, projected.transitions, projected.fields, resolve);
+  }
+
+  /**
+   * An answer read from the events at which the path's value can change (`read`, given the sequence
+   * bound), now or as of a sequence; `null` as of a time or where `read` cannot answer exactly (the
+   * caller folds). An object without events by then is a 404.
+   */
+  private async fromChanges<T>(objectId: string, at: AsOf | undefined, read: (maxSeq: string | undefined) => Promise<T | 'no-event' | null>): Promise<T | null> {
+    if (at?.kind === 'time') return null;
+    if (!/^\d{1,19}$/.test(objectId)) throw objectNotFound(objectId);
+    const answer = await read(seqBound(at));
+    if (answer === 'no-event') throw objectNotFound(objectId, at);
+    return answer;
   }
 
   /**

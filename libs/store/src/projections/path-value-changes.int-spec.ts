@@ -72,6 +72,21 @@ describe('fields/history and explain from the events at which the path can chang
 
   const objectIdOf = async (uid: string): Promise<string> => (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = $1`, [uid]))[0].id;
 
+  // Before the case that clears the summaries: this reads the rows as the appender wrote them.
+  it('reads the events at which the value can change, not every event', async () => {
+    const id = await objectIdOf(UID);
+    const [{ last }] = await ds.query(`SELECT max(seq)::text AS last FROM events WHERE object_id = $1`, [id]);
+    const image = resolvePath('.spec.template.spec.containers[name="app"].image', defaultSchemaResolver('apps/v1', 'Deployment', 'test-cluster').type);
+    const rows = await readPathValueChanges(ds, id, last, { fieldsV1Path: image.fieldsV1Path, filter: patchFilterOf(image.elements)! });
+    // The snapshots, and the patches whose operations on the containers differ from the event's before (the image changes every 7th event).
+    const snapshots = Number((await ds.query(`SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND body_encoding = 'full'`, [id]))[0].n);
+    expect(rows.length).toBeGreaterThanOrEqual(snapshots);
+    expect(rows.length).toBeLessThanOrEqual(snapshots + Math.ceil(EVENTS / 7) * 2);
+    // An annotation every event: every patch reaches it, so each is read.
+    const annotation = resolvePath('.metadata.annotations', undefined);
+    expect((await readPathValueChanges(ds, id, last, { fieldsV1Path: annotation.fieldsV1Path, filter: patchFilterOf(annotation.elements)! })).length).toBe(EVENTS);
+  });
+
   it.each([
     ['a long history with several snapshots', UID, false],
     ['a history ending in a deletion', GONE_UID, false],
@@ -114,20 +129,6 @@ describe('fields/history and explain from the events at which the path can chang
     const deleted = all.at(-1)!.watchType === 'DELETED';
     expect(odd.values.length).toBe(Math.floor((all.length - (deleted ? 2 : 1)) / 9) + 1 + (deleted ? 1 : 0));
   }, 300_000);
-
-  it('reads the events at which the value can change, not every event', async () => {
-    const id = await objectIdOf(UID);
-    const [{ last }] = await ds.query(`SELECT max(seq)::text AS last FROM events WHERE object_id = $1`, [id]);
-    const image = resolvePath('.spec.template.spec.containers[name="app"].image', defaultSchemaResolver('apps/v1', 'Deployment', 'test-cluster').type);
-    const rows = await readPathValueChanges(ds, id, last, { fieldsV1Path: image.fieldsV1Path, filter: patchFilterOf(image.elements)! });
-    // The snapshots, and the patches whose operations on the containers differ from the event's before (the image changes every 7th event).
-    const snapshots = Number((await ds.query(`SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND body_encoding = 'full'`, [id]))[0].n);
-    expect(rows.length).toBeGreaterThanOrEqual(snapshots);
-    expect(rows.length).toBeLessThanOrEqual(snapshots + Math.ceil(EVENTS / 7) * 2);
-    // An annotation every event: every patch reaches it, so each is read.
-    const annotation = resolvePath('.metadata.annotations', undefined);
-    expect((await readPathValueChanges(ds, id, last, { fieldsV1Path: annotation.fieldsV1Path, filter: patchFilterOf(annotation.elements)! })).length).toBe(EVENTS);
-  });
 
   it('answers an unknown object and a sequence before the first event as no event', async () => {
     const id = await objectIdOf(UID);

@@ -89,8 +89,9 @@ export interface ChangeRow {
  * node it hangs from. A deletion and the event after one are kept (a deleted object has no
  * value). `readable`: every event read has its body (one skipped by its summary is not read: its
  * blob is not checked), each a snapshot or a snapshot patch that Postgres can parse (else the
- * caller rebuilds the bodies as a read would, and a missing one fails there). The first row also carries the path's stored
- * transitions (`$6`: its FieldsV1 form), so that one round trip reads all the path needs.
+ * caller rebuilds the bodies as a read would, and a missing one fails there). The first row also
+ * carries the path's stored transitions (`$6`: its FieldsV1 form), so that one round trip reads all
+ * the path needs; with `$7`, the rows of explaining's default chain come too (`in_tail`).
  */
 const CHANGES = `
   WITH bodies AS MATERIALIZED (
@@ -104,10 +105,10 @@ const CHANGES = `
          LATERAL (SELECT e.body_encoding <> 'snapshot-patch' OR e.patch_paths IS NULL OR (e.patch_paths & $5::bigint) <> 0 AS maybe) p
     WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   ),
-  -- where explaining starts to diff when the path lost no owner and never left (with $7 only): the last
-  -- event where it is a deletion or the only one, else the last before it that is not a deletion; the last
-  -- event, $2 (read backwards on the object's index: a row or two, not the whole history)
-  -- (materialized: computed once, not once per row where the rows compare with it); with the snapshot it is built on
+  -- with $7 only: where explaining starts to diff when the path lost no owner and never left (the last event,
+  -- $2, where it is a deletion or the only one, else the last before it that is not a deletion), and the
+  -- snapshot it is built on; read backwards on the object's index (a row or two, not the whole history),
+  -- and materialized (computed once, not once per row that compares with it)
   tail AS MATERIALIZED (
     SELECT t.start, (SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq <= t.start AND s.body_encoding = 'full') AS snapshot
     FROM (SELECT CASE WHEN NOT $7::boolean THEN NULL
@@ -162,12 +163,12 @@ export async function readPathValueChanges(
   objectId: string,
   lastSeq: string,
   path: { readonly fieldsV1Path: string; readonly filter: { at: string; needles: readonly string[] } },
-  withTail = false,
+  withChain = false,
 ): Promise<ChangeRow[]> {
   const { at, needles } = path.filter;
   // LIKE patterns: a needle anywhere, or a patch not written compact (whose needles would be spaced).
   const patterns = [...needles, '"path" ', '"path": '].map((n) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, at, patterns, String(pathsMask(at)), path.fieldsV1Path, withTail]);
+  return preparedQuery<ChangeRow>(dataSource, 'path-value-changes', CHANGES, [objectId, lastSeq, at, patterns, String(pathsMask(at)), path.fieldsV1Path, withChain]);
 }
 
 /** What a path's history and explanation are made of, from the projection and the events at which the path's value can change. */
