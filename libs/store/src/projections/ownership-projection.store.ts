@@ -16,6 +16,7 @@ import type { EventPosition } from '../events/event-position.js';
 import { schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
 import { STATE_COLUMNS, stateFromRow, stateRowOf, type StateRow } from './state-row.js';
 import { transitionRow } from './transition-row.js';
+import { recordsetParam } from './recordset-param.js';
 
 /** The checkpoint name of the ownership projection of one generation. */
 export const ownershipCheckpoint = (generation: number): string => `ownership@${generation}`;
@@ -88,13 +89,6 @@ export async function activeStates(q: QueryRunner, objectIds: readonly string[])
   return { generation: rows[0]!.generation, states };
 }
 
-/**
- * Rows travel as one JSON array of objects (one parameter, one `JSON.stringify`), unpacked by
- * `json_to_recordset`, which parses each row once: the states are large documents, and Postgres
- * array literals would escape every quote of every one of them.
- */
-const rowsParam = (rows: readonly Record<string, unknown>[]): string => JSON.stringify(rows);
-
 /** Every projection row of some objects ($2) in a generation ($1). */
 const DELETE_OBJECTS_ROWS = `
 WITH t AS (DELETE FROM field_transitions WHERE generation = $1 AND object_id = ANY($2::text[])),
@@ -137,13 +131,13 @@ DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[
 const WRITE_PROJECTED_BATCH = `
 WITH r AS (
   SELECT * FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text, kind text, namespace text,
-    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state json, schema_id integer, folded_from bigint,
+    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state text, schema_id integer, folded_from bigint,
     time_ordered boolean)
 ), updated AS (
   -- Ordered through the new last event while it was through the stored one and the batch kept time order (the SET reads the stored row).
   UPDATE ownership_states s SET
     cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
-    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state, schema_id = r.schema_id,
+    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state::json, schema_id = r.schema_id,
     versions_through = r.last_seq, ordered_through = CASE WHEN r.time_ordered AND s.ordered_through = s.last_seq THEN r.last_seq END
   FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
   RETURNING 1
@@ -151,7 +145,7 @@ WITH r AS (
   INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
                                 first_seq, first_at, last_seq, last_at, state, schema_id, versions_through, ordered_through)
   SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
-         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state, r.schema_id, r.last_seq, CASE WHEN r.time_ordered THEN r.last_seq END
+         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state::json, r.schema_id, r.last_seq, CASE WHEN r.time_ordered THEN r.last_seq END
   FROM r WHERE r.folded_from IS NULL
   ON CONFLICT (generation, object_id) DO NOTHING
   RETURNING 1
@@ -308,9 +302,9 @@ async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBa
   const findingsVersions = findingsVersionRows(batch.findingsVersions);
   const managerVersions = managerVersionRows(batch.managerIndexVersions);
   const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
-    generation, rowsParam(states), rowsParam(managersGone), rowsParam(managers), rowsParam(transitions), rowsParam(versions),
-    rowsParam(findingsGone), rowsParam(findings), rowsParam(findingsVersions.starts), rowsParam(findingsVersions.rows),
-    rowsParam(managerVersions.starts), rowsParam(managerVersions.rows),
+    generation, recordsetParam(states, ['state']), recordsetParam(managersGone), recordsetParam(managers), recordsetParam(transitions), recordsetParam(versions),
+    recordsetParam(findingsGone), recordsetParam(findings), recordsetParam(findingsVersions.starts), recordsetParam(findingsVersions.rows),
+    recordsetParam(managerVersions.starts), recordsetParam(managerVersions.rows),
   ]);
   return rows[0]!.n;
 }
