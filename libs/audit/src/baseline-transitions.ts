@@ -8,10 +8,20 @@ import type { OwnershipVersion } from './ownership-version.js';
  * as the object's first ownership version (the baseline), and answers those transitions from it.
  */
 
-/** The transitions of one folded event the projection stores: none for the baseline (`before` undefined). */
+/**
+ * The transitions of one folded event the projection stores: none for the baseline (`before`
+ * undefined), and none on a field whose name holds U+0000. Kubernetes allows that character in the
+ * keys of a custom resource's free-form maps, so any tenant able to write one could otherwise stop
+ * the projection for everyone: a transition's paths are text columns, and Postgres's text cannot
+ * hold it (the states and versions, JSON documents, keep such fields). Such a path cannot be asked
+ * about either (a query parameter is text too), so only the object's list of transitions misses them.
+ */
 export function transitionsToStore(before: ObjectOwnershipState | undefined, evolution: OwnershipEvolution): readonly FieldTransition[] {
-  return before === undefined ? [] : evolution.transitions;
+  if (before === undefined) return [];
+  return evolution.transitions.some(unstorable) ? evolution.transitions.filter((t) => !unstorable(t)) : evolution.transitions;
 }
+
+const unstorable = (t: FieldTransition): boolean => t.fieldsV1Path.includes('\u0000') || t.path.includes('\u0000');
 
 /** The first event of an object, as far as its baseline transitions need it. */
 export interface BaselineEvent {

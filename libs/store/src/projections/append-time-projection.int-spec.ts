@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Observation } from '../../../common/src/index.js';
+import type { ManagedFieldsEntry, Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
@@ -130,6 +130,38 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     const history = await new OwnershipQueries(ds).fieldHistory(id, '.metadata.annotations.owner');
     expect(history.values.map((v) => v.value)).toEqual(['a\u0000b', '\u0000c']);
     const live = await projection(await active());
+    await projector.replay({ kind: 'all' });
+    expect(await projection(await active())).toEqual(live);
+  });
+
+  it('folds, walks past and replays a custom resource whose map key holds U+0000; its transitions on that key alone are not stored', async () => {
+    // A free-form map of a custom resource takes any key: a tenant's object like this one stopped the projection for everyone.
+    const widget = (resourceVersion: string, entries: ManagedFieldsEntry[], m: Record<string, string>): Observation => ({
+      cluster: 'test-cluster', resource: { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget' },
+      type: resourceVersion === '1' ? 'ADDED' : 'MODIFIED', source: 'watch', observedAt: new Date().toISOString(),
+      object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { uid: 'nul-key', name: 'nul-key', namespace: 'default', resourceVersion, managedFields: entries }, spec: { m } },
+    });
+    const entry = (manager: string, keys: string[]): ManagedFieldsEntry => ({
+      manager, operation: 'Update', apiVersion: 'example.com/v1', time: '2026-11-21T10:00:00Z', fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:m': Object.fromEntries(keys.map((k) => [`f:${k}`, {}])) } },
+    });
+    expect((await appender.append([widget('1', [entry('tenant', ['a\u0000b'])], { 'a\u0000b': 'x' })])).projection).toMatchObject({ folded: 1, error: null });
+    // Another manager takes the key and adds one more.
+    const second = widget('2', [entry('other', ['a\u0000b', 'plain'])], { 'a\u0000b': 'y', plain: 'z' });
+    expect((await appender.append([second])).projection).toMatchObject({ folded: 1, error: null });
+    expect(await projector.catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ events: 2 });
+
+    const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'nul-key'`))[0].id;
+    const generation = await active();
+    const stored = await ds.query(`SELECT seq::text, type, path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
+    expect(stored).toEqual([{ seq: expect.any(String), type: 'acquired', path: '.spec.m.plain', manager: 'other' }]);
+    // The versions keep the key, with both owners in turn.
+    const versions = await ds.query(`SELECT fields::text AS fields FROM ownership_versions WHERE generation = $1 AND object_id = $2 ORDER BY seq`, [generation, id]);
+    expect(versions.map((v: { fields: string }) => v.fields.includes('f:a\\u0000b'))).toEqual([true, true]);
+    const history = await new OwnershipQueries(ds).fieldHistory(id, '.spec.m');
+    expect(history.values.map((v) => v.value)).toEqual([{ 'a\u0000b': 'x' }, { 'a\u0000b': 'y', plain: 'z' }]);
+
+    const live = await projection(generation);
     await projector.replay({ kind: 'all' });
     expect(await projection(await active())).toEqual(live);
   });

@@ -162,19 +162,21 @@ WITH r AS (
     SET field_count = EXCLUDED.field_count, identities = EXCLUDED.identities, identity_field_count = EXCLUDED.identity_field_count
 ), transitions AS (
   INSERT INTO field_transitions (generation, object_id, seq, ordinal, at, type, path, fields_v1_path, manager, operation, subresource, transition)
-  SELECT $1, d.* FROM json_to_recordset($5::json) AS d(object_id text, seq bigint, ordinal integer, at timestamptz, type text, path text,
-    fields_v1_path text, manager text, operation text, subresource text, transition json)
+  SELECT $1, d.object_id, d.seq, d.ordinal, d.at, d.type, d.path, d.fields_v1_path, d.manager, d.operation, d.subresource, d.transition::json
+  FROM json_to_recordset($5::json) AS d(object_id text, seq bigint, ordinal integer, at timestamptz, type text, path text,
+    fields_v1_path text, manager text, operation text, subresource text, transition text)
   ON CONFLICT (generation, object_id, seq, ordinal) DO NOTHING
 ), versions AS (
   INSERT INTO ownership_versions (generation, object_id, seq, deleted, fold_required, fields)
-  SELECT $1, d.* FROM json_to_recordset($6::json) AS d(object_id text, seq bigint, deleted boolean, fold_required boolean, fields json)
+  SELECT $1, d.object_id, d.seq, d.deleted, d.fold_required, d.fields::json
+  FROM json_to_recordset($6::json) AS d(object_id text, seq bigint, deleted boolean, fold_required boolean, fields text)
   ON CONFLICT (generation, object_id, seq) DO NOTHING
 ), findings_gone AS (
   DELETE FROM object_findings f
   WHERE f.generation = $1 AND f.object_id = ANY (ARRAY(SELECT d.object_id FROM json_to_recordset($7::json) AS d(object_id text)))
 ), findings AS (
   INSERT INTO object_findings (generation, object_id, cluster, findings)
-  SELECT $1, d.* FROM json_to_recordset($8::json) AS d(object_id text, cluster text, findings json)
+  SELECT $1, d.object_id, d.cluster, d.findings::json FROM json_to_recordset($8::json) AS d(object_id text, cluster text, findings text)
   ON CONFLICT (generation, object_id) DO UPDATE SET findings = EXCLUDED.findings
 ), findings_closed AS (
   -- An object's version in force ends at its first new version (findings gone included): an
@@ -188,8 +190,8 @@ WITH r AS (
   ON CONFLICT (generation, object_id, seq) DO UPDATE SET until_seq = EXCLUDED.until_seq, until_at = EXCLUDED.until_at WHERE findings_versions.until_seq IS NULL
 ), findings_versioned AS (
   INSERT INTO findings_versions (generation, object_id, seq, until_seq, cluster, findings, at, until_at)
-  SELECT $1, d.object_id, d.seq, d.until_seq, d.cluster, d.findings, date_trunc('milliseconds', d.at), date_trunc('milliseconds', d.until_at)
-  FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings json, at timestamptz, until_at timestamptz)
+  SELECT $1, d.object_id, d.seq, d.until_seq, d.cluster, d.findings::json, date_trunc('milliseconds', d.at), date_trunc('milliseconds', d.until_at)
+  FROM json_to_recordset($10::json) AS d(object_id text, seq bigint, until_seq bigint, cluster text, findings text, at timestamptz, until_at timestamptz)
   ON CONFLICT (generation, object_id, seq) DO NOTHING
 ), managers_closed AS (
   -- Each (object, manager) row in force ends at its first new version (the manager gone included);
@@ -302,8 +304,8 @@ async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBa
   const findingsVersions = findingsVersionRows(batch.findingsVersions);
   const managerVersions = managerVersionRows(batch.managerIndexVersions);
   const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
-    generation, recordsetParam(states, ['state']), recordsetParam(managersGone), recordsetParam(managers), recordsetParam(transitions), recordsetParam(versions),
-    recordsetParam(findingsGone), recordsetParam(findings), recordsetParam(findingsVersions.starts), recordsetParam(findingsVersions.rows),
+    generation, recordsetParam(states, ['state']), recordsetParam(managersGone), recordsetParam(managers), recordsetParam(transitions, ['transition']), recordsetParam(versions, ['fields']),
+    recordsetParam(findingsGone), recordsetParam(findings, ['findings']), recordsetParam(findingsVersions.starts), recordsetParam(findingsVersions.rows, ['findings']),
     recordsetParam(managerVersions.starts), recordsetParam(managerVersions.rows),
   ]);
   return rows[0]!.n;
