@@ -28,6 +28,8 @@ export interface QueueConfig {
   readonly ingestShards: number;
   /** Most observations in one ingest job (one transaction). */
   readonly ingestBatchSize: number;
+  /** Most bytes of observations (as JSON) in one ingest job: a job closes before the observation that would pass it (one larger alone gets a job of its own). */
+  readonly ingestBatchBytes: number;
   /** Tries of a job that fails for a non-transient reason (transient failures are retried without limit). */
   readonly attempts: number;
   /** A job whose worker stops renewing its lock for this long is handed to another worker. */

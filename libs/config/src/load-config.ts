@@ -49,6 +49,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       prefix: e.QUEUE_PREFIX,
       ingestShards: e.INGEST_SHARDS,
       ingestBatchSize: e.INGEST_BATCH_SIZE,
+      ingestBatchBytes: e.INGEST_BATCH_BYTES,
       attempts: e.JOB_ATTEMPTS,
       lockDurationMs: e.JOB_LOCK_DURATION_MS,
       epochCheckMs: e.QUEUE_EPOCH_CHECK_MS,

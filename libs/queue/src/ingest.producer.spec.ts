@@ -28,6 +28,25 @@ describe('IngestProducer.build', () => {
     for (const rvs of perObject.values()) expect(rvs).toEqual([...rvs].sort((a, b) => a - b));
   });
 
+  it('closes a job before INGEST_BATCH_BYTES of observations; one larger alone gets a job of its own', () => {
+    const small = loadConfig({ INGEST_SHARDS: '1', INGEST_BATCH_SIZE: '500', INGEST_BATCH_BYTES: '65536', SENSITIVE_HASH_KEY: KEY });
+    const bounded = new IngestProducer({} as QueueDriver, small.queue, { sensitiveKinds: small.capture.sensitiveKinds, hashKey });
+    // Dashboards in ConfigMaps: 20 of 10 KB, one of 100 KB, 20 more of 10 KB.
+    const configMap = (i: number, bytes: number) => {
+      const o = deploymentObservation({ uid: `cm-${i}`, resourceVersion: '1', observedAt: '2026-11-21T12:00:00Z' });
+      return { ...o, object: { ...o.object, spec: { dashboard: 'x'.repeat(bytes) } } };
+    };
+    const list = [...Array.from({ length: 20 }, (_, i) => configMap(i, 10_000)), configMap(20, 100_000), ...Array.from({ length: 20 }, (_, i) => configMap(21 + i, 10_000))];
+    const jobs = bounded.build(list);
+    const sizes = jobs.map((j) => Buffer.byteLength(JSON.stringify((j.data as { observations: unknown[] }).observations)));
+    const counts = jobs.map((j) => (j.data as { observations: unknown[] }).observations.length);
+    // Every observation once, in order; each job under the bound but the one holding the large observation alone.
+    expect(jobs.flatMap((j) => (j.data as { observations: typeof list }).observations.map((o) => o.object.metadata.uid))).toEqual(list.map((o) => o.object.metadata.uid));
+    expect(counts).toContain(1);
+    jobs.forEach((_, k) => expect(counts[k] === 1 || sizes[k]! <= 65536).toBe(true));
+    expect(jobs.length).toBeGreaterThanOrEqual(1 + Math.ceil((40 * 10_000) / 65536));
+  });
+
   it('derives job ids from content (the same observations give the same ids)', () => {
     expect(producer.build(observations).map((j) => j.id)).toEqual(producer.build(structuredClone(observations)).map((j) => j.id));
     expect(producer.build(observations)[0]!.id).toMatch(/^ingest-\d-[0-9a-f]{32}$/);

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { QueueConfig } from '../../config/src/index.js';
 import { redactObservation, type Observation, type WatchCheckpoint } from '../../common/src/index.js';
+import { boundedChunks } from './bounded-chunks.util.js';
 import { jobId, shardOf } from './job-id.util.js';
 import { parsePayload } from './job-payload.schema.js';
 import type { JobRequest, QueueDriver } from './queue-driver.types.js';
@@ -10,7 +11,7 @@ export type Checkpoint = Omit<WatchCheckpoint, 'lane' | 'lanes'>;
 
 /**
  * Turns observations into ingest jobs: validated, redacted before they reach the queue (Secret values
- * never enter Redis), split by object into ordered shards, chunked, with ids derived from content.
+ * never enter Redis), split by object into ordered shards, chunked (by count and bytes), with ids derived from content.
  */
 export class IngestProducer {
   constructor(
@@ -37,8 +38,9 @@ export class IngestProducer {
     }
     const jobs: JobRequest[] = [];
     for (const [shard, list] of lanes) {
-      for (let i = 0; i < list.length; i += this.queue.ingestBatchSize) {
-        const chunk = list.slice(i, i + this.queue.ingestBatchSize);
+      // Bounded in bytes too: a lane of large objects (CRDs, dashboards in ConfigMaps: up to about 1.5 MB each)
+      // would otherwise make jobs of hundreds of MB, held whole in Redis and in the worker's heap.
+      for (const chunk of boundedChunks(list, this.queue.ingestBatchSize, this.queue.ingestBatchBytes, jsonBytes)) {
         const id = jobId(`ingest-${shard}`, chunk.map((o) => `${o.cluster}/${o.object.metadata.uid}/${o.object.metadata.resourceVersion}`));
         jobs.push({ name: 'ingest-observations', id, shard, data: { observations: chunk } });
       }
@@ -61,3 +63,6 @@ export class IngestProducer {
     return jobs.map((j) => j.id);
   }
 }
+
+/** An observation's size in a job, as its JSON's UTF-8 bytes. */
+const jsonBytes = (o: Observation): number => Buffer.byteLength(JSON.stringify(o));
