@@ -54,6 +54,12 @@ export type ReplayScope =
   | { readonly kind: 'object'; readonly objectId: string };
 
 const PAGE = 500;
+/**
+ * A page's bodies, as stored, at most (one larger event alone is a page): pages of large objects
+ * (CRDs, dashboards in ConfigMaps: up to about 1.5 MB each) would otherwise be rebuilt into
+ * gigabytes at once, more than a worker's memory limit, and a replay would fail on them every time.
+ */
+const PAGE_BODY_BYTES = 16 * 2 ** 20;
 
 /**
  * Runs the ownership projection over the event log: the live catch-up from the active generation's
@@ -71,6 +77,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     private readonly tables: ProjectionTables,
     private readonly schemas: SchemaCatalogSource,
     private readonly pageSize = PAGE,
+    private readonly pageBodyBytes = PAGE_BODY_BYTES,
   ) {}
 
   /** Folds every readable event after the active generation's checkpoint. */
@@ -194,7 +201,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     const writes = new WriteBehindProjectionStore();
     try {
       for (;;) {
-        const page = await this.log.readAfter(position, this.pageSize);
+        const page = await this.log.readAfter(position, this.pageSize, this.pageBodyBytes);
         if (page.length === 0) break;
         const last = page[page.length - 1]!;
         const next = { xid: last.xid, seq: last.seq };

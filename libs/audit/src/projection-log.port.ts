@@ -24,8 +24,12 @@ export interface LoggedEvent {
 
 /** Port: the event log, read by position (the store implements it on Postgres). */
 export interface ProjectionLog<E extends LoggedEvent = LoggedEvent> {
-  /** Events after `position` in (xid, seq) order, never past the oldest transaction still open. */
-  readAfter(position: EventPosition, limit: number): Promise<E[]>;
+  /**
+   * Events after `position` in (xid, seq) order, never past the oldest transaction still open: at
+   * most `limit`, and cut before the event whose body would take the bodies `load` rebuilds past
+   * `maxBodyBytes` (the first event always comes, however large).
+   */
+  readAfter(position: EventPosition, limit: number, maxBodyBytes: number): Promise<E[]>;
   /** The events as the projection folds them (bodies and managedFields read). */
   load(events: readonly E[]): Promise<ObservedEvent[]>;
   /** Committed events after `position` (counted up to 1,000,000). */

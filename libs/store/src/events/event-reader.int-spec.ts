@@ -1,5 +1,8 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '../../../testing/src/index.js';
+import type { Observation } from '../../../common/src/index.js';
+import { loadConfig } from '../../../config/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, type TestDatabase } from '../../../testing/src/index.js';
+import { EventAppender } from './event-appender.js';
 import { createDataSource } from '../database/database.js';
 import { EventReader } from './event-reader.js';
 import { START_POSITION, type EventPosition } from './event-position.js';
@@ -176,5 +179,48 @@ describe('EventReader.readAfter: late commits are never skipped (real Postgres)'
     await checkpoints.advance(`ownership@${generation}`, appended.position);
     expect(await served()).toEqual(rv);
     expect(await served(second)).toEqual(['p3']);
+  });
+});
+
+describe('EventReader.readAfterWithin: pages bounded by the bodies a fold rebuilds (real Postgres)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('reader_within');
+    ds = await createDataSource(db.url, 4).initialize();
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('cuts before the event that would pass the bound, counts a patch as its snapshot, and always gives the first event', async () => {
+    const appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture, null);
+    const configMap = (uid: string, rv: string, kb: number): Observation => {
+      const o = deploymentObservation({ uid, resourceVersion: rv });
+      return { ...o, object: { ...o.object, spec: { ...(o.object['spec'] as object), dashboard: 'x'.repeat(kb * 1000) } } };
+    };
+    await appender.append([configMap('a', '1', 100), configMap('b', '1', 100), configMap('c', '1', 300), configMap('d', '1', 200)]);
+    // a's second event, stored as a patch of its snapshot: it counts the snapshot it is rebuilt from.
+    await appender.append([{ ...configMap('a', '2', 100), object: { ...configMap('a', '2', 100).object, metadata: { ...configMap('a', '2', 100).object.metadata, labels: { app: 'a', rev: '2' } } } }]);
+    const reader = new EventReader(ds);
+    const all = await reader.readAfter(START_POSITION, 100);
+    expect(all.map((e) => `${e.uid}/${e.resourceVersion}/${e.bodyEncoding}`)).toEqual(['a/1/full', 'b/1/full', 'c/1/full', 'd/1/full', 'a/2/snapshot-patch']);
+
+    const pages: string[][] = [];
+    let position = START_POSITION;
+    for (;;) {
+      const page = await reader.readAfterWithin(position, 100, 250_000);
+      if (page.length === 0) break;
+      // Each page is the start of what an unbounded read gives from the same position.
+      expect(page).toEqual((await reader.readAfter(position, 100)).slice(0, page.length));
+      pages.push(page.map((e) => `${e.uid}/${e.resourceVersion}`));
+      position = { xid: page.at(-1)!.xid, seq: page.at(-1)!.seq };
+    }
+    // d (200 KB) and a's patch (its 100 KB snapshot) pass the bound together; counted by its own bytes, the patch would have joined d.
+    expect(pages).toEqual([['a/1', 'b/1'], ['c/1'], ['d/1'], ['a/2']]);
+    // A count under the bound still cuts.
+    expect((await reader.readAfterWithin(START_POSITION, 1, 10 ** 9)).length).toBe(1);
   });
 });

@@ -80,6 +80,35 @@ export class EventReader {
   }
 
   /**
+   * {@link readAfter}, cut before the event whose body would take the bodies a fold rebuilds past
+   * `maxBodyBytes` (the first event always comes, however large): an event counts its object's snapshot, the one it is stored whole in or patched
+   * from (its size as stored, read from the blob's header: no body is fetched). A page of 500
+   * objects of 1.5 MB each would otherwise be rebuilt into gigabytes at once.
+   */
+  async readAfterWithin(position: EventPosition, limit: number, maxBodyBytes: number): Promise<StoredEvent[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT * FROM (
+         SELECT p.*, sum(p.body_bytes) OVER w AS through, row_number() OVER w AS n
+         FROM (
+           SELECT ${EVENT_COLUMNS}, e.xid AS xid_order,
+                  coalesce((SELECT octet_length(b.bytes) FROM blobs b
+                            WHERE b.hash = CASE WHEN e.body_encoding = 'snapshot-patch' THEN o.snapshot_hash ELSE e.body_hash END), 0) AS body_bytes
+           FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+           WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint)
+             AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
+           ORDER BY e.xid, e.seq
+           LIMIT $3
+         ) p
+         WINDOW w AS (ORDER BY p.xid_order, p.seq)
+       ) t
+       WHERE t.through <= $4::bigint OR t.n = 1
+       ORDER BY t.xid_order, t.seq`,
+      [position.xid, position.seq, limit, maxBodyBytes],
+    );
+    return rows.map(toEvent);
+  }
+
+  /**
    * {@link readAfter}, up to `ceiling` (inclusive): a position every event at or before which is
    * final, such as a projection checkpoint (see {@link ProjectedEventLog}).
    */

@@ -14,8 +14,8 @@ export class PostgresProjectionLog implements ProjectionLog<StoredEvent> {
     this.loader = new ObservedEventLoader(dataSource);
   }
 
-  readAfter(position: EventPosition, limit: number): Promise<StoredEvent[]> {
-    return this.reader.readAfter(position, limit);
+  readAfter(position: EventPosition, limit: number, maxBodyBytes: number): Promise<StoredEvent[]> {
+    return this.reader.readAfterWithin(position, limit, maxBodyBytes);
   }
 
   load(events: readonly StoredEvent[]): Promise<ObservedEvent[]> {

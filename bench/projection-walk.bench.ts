@@ -1,0 +1,97 @@
+// npm run bench:walk -- [--objects 400] [--kb 1000] [--rounds 2]
+//
+// Large objects through the projector's walk of the log (what `replay all` and every event an append
+// did not fold go through): N ConfigMaps of about K KB each are appended without folding to a throw-away
+// database, then everything is replayed into a fresh generation, alternately with pages cut by count
+// alone (500 events) and with the walk's default bound on the bodies a page rebuilds (16 MiB). Each
+// replay runs in a process of its own (this script with --child), which reports its time and its peak
+// RSS (`process.resourceUsage().maxRSS`) and its RSS before the replay. Prints both and the ratios.
+// Needs the machine's Postgres (TEST_DATABASE_ADMIN_URL), like the tests.
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
+import type { Observation } from '../libs/common/src/index.js';
+import { loadConfig } from '../libs/config/src/index.js';
+import { createDataSource, EventAppender } from '../libs/store/src/index.js';
+import { projectorOn } from '../libs/store/src/testing/worker-use-cases.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase } from '../libs/testing/src/index.js';
+import { machine } from './bench-support.js';
+
+const { values: args } = parseArgs({
+  options: {
+    objects: { type: 'string', default: '400' },
+    kb: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '2' },
+    // Internal: replay the database at this URL once, with this page bound, and print the figures as JSON.
+    child: { type: 'string' },
+    'page-body-bytes': { type: 'string' },
+  },
+});
+const OBJECTS = Number(args.objects);
+const KB = Number(args.kb);
+const ROUNDS = Number(args.rounds);
+
+const configMap = (i: number): Observation => ({
+  cluster: 'bench', resource: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, type: 'ADDED', source: 'watch', observedAt: new Date().toISOString(),
+  object: {
+    apiVersion: 'v1', kind: 'ConfigMap',
+    metadata: {
+      uid: `walk-${i}`, name: `dashboard-${i}`, namespace: 'default', resourceVersion: '1',
+      managedFields: [{ manager: 'bench', operation: 'Update', apiVersion: 'v1', time: '2026-11-28T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:dashboard': {} } } }],
+    },
+    data: { dashboard: `${i}:` + 'x'.repeat(KB * 1000) },
+  },
+});
+
+/** One replay in this process (`--child URL`): prints its seconds, peak RSS and RSS before it, as JSON. */
+async function child(url: string): Promise<void> {
+  const ds = await createDataSource(url, 4).initialize();
+  try {
+    const before = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const bound = args['page-body-bytes'] ? Number(args['page-body-bytes']) : undefined;
+    const r = await projectorOn(ds, { pageBodyBytes: bound }).replay({ kind: 'all' });
+    const seconds = (performance.now() - t0) / 1000;
+    console.log(JSON.stringify({ seconds, objects: r.objects, peakMiB: (process.resourceUsage().maxRSS * 1024) / 2 ** 20, beforeMiB: before / 2 ** 20 }));
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase('bench_walk');
+  const ds = await createDataSource(db.url, 4).initialize();
+  try {
+    console.log(`machine: ${machine()}; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`objects: ${OBJECTS} ConfigMaps of about ${KB} KB (${((OBJECTS * KB) / 1000).toFixed(0)} MB in all), appended without folding, then replayed ${ROUNDS} × 2 times`);
+    const appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture, null);
+    for (let i = 0; i < OBJECTS; i += 20) await appender.append(Array.from({ length: Math.min(20, OBJECTS - i) }, (_, j) => configMap(i + j)));
+    const variants = [
+      { name: 'pages by count alone (500 events)', flags: ['--page-body-bytes', String(2 ** 40)] },
+      { name: "pages bounded by their bodies (the walk's default, 16 MiB)", flags: [] as string[] },
+    ];
+    type Run = { seconds: number; objects: number; peakMiB: number; beforeMiB: number };
+    const results = new Map<string, Run[]>();
+    console.log('| round | pages | replay s | peak RSS MiB | RSS before the replay MiB |\n| ---: | --- | ---: | ---: | ---: |');
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const v of variants) {
+        const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', db.url, ...v.flags], { encoding: 'utf8', maxBuffer: 2 ** 24 });
+        const run = JSON.parse(out.trim().split('\n').at(-1)!) as Run;
+        if (run.objects !== OBJECTS) throw new Error(`replay projected ${run.objects} objects, not ${OBJECTS}`);
+        results.set(v.name, [...(results.get(v.name) ?? []), run]);
+        console.log(`| ${round} | ${v.name} | ${run.seconds.toFixed(2)} | ${run.peakMiB.toFixed(0)} | ${run.beforeMiB.toFixed(0)} |`);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const [a, b] = variants.map((v) => results.get(v.name)!);
+    console.log(`bounded ÷ by count (medians): time ${(median(b!.map((x) => x.seconds)) / median(a!.map((x) => x.seconds))).toFixed(2)}, peak RSS ${(median(b!.map((x) => x.peakMiB)) / median(a!.map((x) => x.peakMiB))).toFixed(2)}`);
+  } finally {
+    await ds.destroy();
+    await db.drop();
+  }
+}
+
+void (args.child ? child(args.child) : main()).catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
