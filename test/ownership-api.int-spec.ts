@@ -778,6 +778,8 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     const id = ids.get('incident-d-hpa-scale-subresource')!;
     expect(await get(`/v1/objects/${id}/fields?path=${q('.spec[')}`)).toMatchObject({ status: 400, body: { code: 'invalid-path', parameter: 'path' } });
     expect(await get(`/v1/objects/${id}/fields/history?path=${q('.metadata.annotations.a\u0000b')}`)).toMatchObject({ status: 400, body: { code: 'invalid-path', parameter: 'path' } });
+    expect(await get(`/v1/managers/${q('ev\u0000il')}/fields`)).toMatchObject({ status: 400, body: { code: 'invalid-request' } });
+    expect(await get(`/v1/objects?manager=${q('ev\u0000il')}`)).toMatchObject({ status: 400, body: { code: 'invalid-request' } });
     expect(await get(`/v1/objects/${id}/fields`)).toMatchObject({ status: 400, body: { code: 'invalid-request' } });
     expect(await get(`/v1/objects/${id}/fields?path=.spec.replicas&at=yesterday`)).toMatchObject({ status: 400, body: { code: 'invalid-at', parameter: 'at' } });
     expect(await get(`/v1/objects/999999/fields?path=.spec.replicas`)).toMatchObject({ status: 404, body: { code: 'object-not-found' } });

@@ -17,6 +17,12 @@ export const pathParam = z
   .min(1, 'path is required')
   .describe('A field path in kubectl form (.spec.containers[name="nginx"].image) or FieldsV1 form (f:spec.f:replicas)');
 
+/** A manager's name as the index holds it: one named with U+0000 is not indexed (audit `storableText`), and a query parameter could not carry it. */
+export const managerParam = z
+  .string()
+  .min(1)
+  .refine((m) => !m.includes('\u0000'), 'a manager named with U+0000 is not indexed');
+
 export const pageParams = {
   cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('Items per page (1–500)'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clusterParam, atParam, ownerSchema, pageOf, pageParams } from './common.dto.js';
+import { clusterParam, atParam, managerParam, ownerSchema, pageOf, pageParams } from './common.dto.js';
 import { objectItemSchema } from './objects.dto.js';
 
 export const listManagersRequestSchema = z.object({
@@ -18,7 +18,7 @@ export const managerItemSchema = z.object({
 export const listManagersResponseSchema = pageOf(managerItemSchema);
 export type ListManagersResponseDto = z.output<typeof listManagersResponseSchema>;
 
-export const managerNameParams = z.object({ name: z.string().min(1) });
+export const managerNameParams = z.object({ name: managerParam });
 export type ManagerNameParamsDto = z.output<typeof managerNameParams>;
 
 export const managerFieldsRequestSchema = z.object({

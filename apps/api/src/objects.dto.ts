@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clusterParam, atParam, managerRefSchema, noteSchema, ownerSchema, pageOf, pageParams, pathParam, schemaUsedSchema, sinceSchema } from './common.dto.js';
+import { clusterParam, atParam, managerParam, managerRefSchema, noteSchema, ownerSchema, pageOf, pageParams, pathParam, schemaUsedSchema, sinceSchema } from './common.dto.js';
 
 export const listObjectsRequestSchema = z.object({
   cluster: clusterParam,
@@ -8,7 +8,7 @@ export const listObjectsRequestSchema = z.object({
   kind: z.string().min(1).optional(),
   namespace: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
-  manager: z.string().min(1).optional().describe('Only objects where this manager owns a field (as of at= when given)'),
+  manager: managerParam.optional().describe('Only objects where this manager owns a field (as of at= when given)'),
   at: atParam,
   ...pageParams,
 });

@@ -1,6 +1,7 @@
 import type { EventSource } from './observed-event.types.js';
 import { gapNotes, ref, type FieldTransition, type ObjectOwnershipState, type OwnershipEvolution } from './object-ownership.projection.js';
 import type { OwnershipVersion } from './ownership-version.js';
+import { storableText } from './storable-text.js';
 
 /**
  * Transitions are changes. An object's first observation says only what it owned then: the fold
@@ -10,18 +11,16 @@ import type { OwnershipVersion } from './ownership-version.js';
 
 /**
  * The transitions of one folded event the projection stores: none for the baseline (`before`
- * undefined), and none on a field whose name holds U+0000. Kubernetes allows that character in the
- * keys of a custom resource's free-form maps, so any tenant able to write one could otherwise stop
- * the projection for everyone: a transition's paths are text columns, and Postgres's text cannot
- * hold it (the states and versions, JSON documents, keep such fields). Such a path cannot be asked
- * about either (a query parameter is text too), so only the object's list of transitions misses them.
+ * undefined), and none whose path or actor holds U+0000 (`storableText`: their columns are text).
+ * Such a path cannot be asked about either, so only the object's list of transitions misses them.
  */
 export function transitionsToStore(before: ObjectOwnershipState | undefined, evolution: OwnershipEvolution): readonly FieldTransition[] {
   if (before === undefined) return [];
   return evolution.transitions.some(unstorable) ? evolution.transitions.filter((t) => !unstorable(t)) : evolution.transitions;
 }
 
-const unstorable = (t: FieldTransition): boolean => t.fieldsV1Path.includes('\u0000') || t.path.includes('\u0000');
+const unstorable = (t: FieldTransition): boolean =>
+  !storableText(t.fieldsV1Path) || !storableText(t.path) || !storableText(t.manager) || !storableText(t.operation) || !storableText(t.subresource);
 
 /** The first event of an object, as far as its baseline transitions need it. */
 export interface BaselineEvent {

@@ -1,5 +1,6 @@
 import type { Operation } from '../../ssa-engine/src/index.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
+import { storableText } from './storable-text.js';
 
 /** One identity a manager name writes as (`GET /v1/managers` lists them). */
 export interface ManagerIdentity {
@@ -36,12 +37,14 @@ export interface ManagerIndexChange {
   readonly removed: readonly string[];
 }
 
-/** What each manager name owns in the object: paths, identities, paths per identity. */
+/** What each manager name owns in the object: paths, identities, paths per identity (a manager `storableText` refuses left out). */
 export function managerIndexRows(s: ObjectOwnershipState): ManagerIndexRow[] {
   const rows = new Map<string, { fieldCount: number; identities: Map<string, ManagerIdentity>; identityFieldCount: number }>();
   for (const f of s.fields) {
     const seen = new Set<string>();
     for (const o of f.owners) {
+      // A manager the index cannot name (`storableText`) is left out of it.
+      if (!storableText(o.manager) || !storableText(o.operation) || !storableText(o.subresource) || !storableText(o.apiVersion)) continue;
       let row = rows.get(o.manager);
       if (!row) rows.set(o.manager, (row = { fieldCount: 0, identities: new Map(), identityFieldCount: 0 }));
       if (!seen.has(o.manager)) {

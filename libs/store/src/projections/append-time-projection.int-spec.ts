@@ -166,6 +166,39 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await projection(await active())).toEqual(live);
   });
 
+  it('folds, walks past and replays an object one of whose managers is named with U+0000; that manager alone is left out of the index and transitions', async () => {
+    // Nothing stops a client from writing such a name into managedFields; it stopped the projection for everyone.
+    const configMap = (resourceVersion: string, managers: string[]): Observation => ({
+      cluster: 'test-cluster', resource: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' },
+      type: resourceVersion === '1' ? 'ADDED' : 'MODIFIED', source: 'watch', observedAt: new Date().toISOString(),
+      object: {
+        apiVersion: 'v1', kind: 'ConfigMap', data: { k0: 'a', k1: 'b' },
+        metadata: {
+          uid: 'nul-manager', name: 'nul-manager', namespace: 'default', resourceVersion,
+          managedFields: managers.map((manager, i) => ({ manager, operation: 'Update', apiVersion: 'v1', time: '2026-11-21T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { [`f:k${i}`]: {} } } })),
+        },
+      },
+    });
+    expect((await appender.append([configMap('1', ['tenant', 'ev\u0000il'])])).projection).toMatchObject({ folded: 1, error: null });
+    // k1 changes hands between the two managers named with U+0000; k0 goes from tenant to other.
+    expect((await appender.append([configMap('2', ['other', 'ev\u0000il-2'])])).projection).toMatchObject({ folded: 1, error: null });
+    expect(await projector.catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ events: 2 });
+
+    const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'nul-manager'`))[0].id;
+    const generation = await active();
+    const index = await ds.query(`SELECT manager FROM manager_objects WHERE generation = $1 AND object_id = $2 ORDER BY manager`, [generation, id]);
+    expect(index).toEqual([{ manager: 'other' }]);
+    const stored = await ds.query(`SELECT type, path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
+    expect(stored).toEqual([{ type: 'taken', path: '.data.k0', manager: 'other' }]);
+    // The versions keep every owner.
+    const versions = await ds.query(`SELECT fields::text AS fields FROM ownership_versions WHERE generation = $1 AND object_id = $2 ORDER BY seq`, [generation, id]);
+    expect(versions.map((v: { fields: string }) => v.fields.includes('ev\\u0000il'))).toEqual([true, true]);
+
+    const live = await projection(generation);
+    await projector.replay({ kind: 'all' });
+    expect(await projection(await active())).toEqual(live);
+  });
+
   it('stores a batch whose fold fails without folding it; the projector folds it', async () => {
     await ds.query(`CREATE FUNCTION refuse_states() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'projection writes refused'; END $$`);
     await ds.query(`CREATE TRIGGER refuse_states BEFORE INSERT OR UPDATE ON ownership_states FOR EACH ROW EXECUTE FUNCTION refuse_states()`);
