@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../../../libs/audit/src/index.js';
 
 // Pieces shared by the /v1 request and response schemas. `at` and `path` stay strings here: the
 // audit lib parses them and answers with its own error codes (`invalid-at`, `invalid-path`).
@@ -21,7 +22,7 @@ export const pathParam = z
 export const managerParam = z
   .string()
   .min(1)
-  .refine((m) => !m.includes('\u0000'), 'a manager named with U+0000 is not indexed');
+  .refine(storableText, 'a manager named with U+0000 is not indexed');
 
 export const pageParams = {
   cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),

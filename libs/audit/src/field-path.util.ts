@@ -1,3 +1,4 @@
+import { storableText } from './storable-text.js';
 import { parsePath, SsaEngineError, type Path, type ResolvedType } from '../../ssa-engine/src/index.js';
 import { AuditError } from './audit.error.js';
 import type { EventFacts } from './observed-event.types.js';
@@ -19,7 +20,7 @@ export interface ResolvedPath {
 export function resolvePath(text: string, type?: ResolvedType): ResolvedPath {
   if (typeof text !== 'string' || text === '') throw new AuditError('invalid-path', 'path is required', 'path');
   // Stored paths are Postgres text, which cannot hold U+0000: such a field's transitions are not stored (`transitionsToStore`).
-  if (text.includes('\u0000')) throw new AuditError('invalid-path', 'a path holding U+0000 cannot be asked about (paths are stored as text, which cannot hold it)', 'path');
+  if (!storableText(text)) throw new AuditError('invalid-path', 'a path holding U+0000 cannot be asked about (paths are stored as text, which cannot hold it)', 'path');
   let elements: Path;
   try {
     elements = parsePath(text, type);

@@ -55,9 +55,10 @@ export type ReplayScope =
 
 const PAGE = 500;
 /**
- * A page's bodies, as stored, at most (one larger event alone is a page): pages of large objects
- * (CRDs, dashboards in ConfigMaps: up to about 1.5 MB each) would otherwise be rebuilt into
- * gigabytes at once, more than a worker's memory limit, and a replay would fail on them every time.
+ * A page's bodies, as stored, at most (estimated by the log; one larger event alone is a page): pages
+ * of large objects (CRDs, dashboards in ConfigMaps: up to about 1.5 MB each) would otherwise be
+ * rebuilt into gigabytes at once, more than a worker's memory limit. Rebuilding one object from all
+ * its events (`replayObject`) is not bounded by it.
  */
 const PAGE_BODY_BYTES = 16 * 2 ** 20;
 

@@ -38,7 +38,8 @@ describe('IngestProducer.build', () => {
     };
     const list = [...Array.from({ length: 20 }, (_, i) => configMap(i, 10_000)), configMap(20, 100_000), ...Array.from({ length: 20 }, (_, i) => configMap(21 + i, 10_000))];
     const jobs = bounded.build(list);
-    const sizes = jobs.map((j) => Buffer.byteLength(JSON.stringify((j.data as { observations: unknown[] }).observations)));
+    // Summed per observation, as the producer measures them (the array's commas and brackets aside).
+    const sizes = jobs.map((j) => (j.data as { observations: unknown[] }).observations.reduce((n: number, o) => n + Buffer.byteLength(JSON.stringify(o)), 0));
     const counts = jobs.map((j) => (j.data as { observations: unknown[] }).observations.length);
     // Every observation once, in order; each job under the bound but the one holding the large observation alone.
     expect(jobs.flatMap((j) => (j.data as { observations: typeof list }).observations.map((o) => o.object.metadata.uid))).toEqual(list.map((o) => o.object.metadata.uid));

@@ -81,9 +81,11 @@ export class EventReader {
 
   /**
    * {@link readAfter}, cut before the event whose body would take the bodies a fold rebuilds past
-   * `maxBodyBytes` (the first event always comes, however large): an event counts its object's snapshot, the one it is stored whole in or patched
-   * from (its size as stored, read from the blob's header: no body is fetched). A page of 500
-   * objects of 1.5 MB each would otherwise be rebuilt into gigabytes at once.
+   * `maxBodyBytes` (the first event always comes, however large). An estimate: a whole body counts its
+   * own size, a snapshot patch its object's latest snapshot (undercounting the older patches of an
+   * object that shrank), a legacy `json-patch` its own bytes; sizes as stored, read from the blobs'
+   * headers (no body is fetched). A page of 500 objects of 1.5 MB each would otherwise be rebuilt
+   * into gigabytes at once.
    */
   async readAfterWithin(position: EventPosition, limit: number, maxBodyBytes: number): Promise<StoredEvent[]> {
     const rows: Row[] = await this.dataSource.query(

@@ -34,6 +34,15 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     ),
   });
   const active = async (): Promise<number> => (await ds.query(`SELECT active FROM projection_generations`))[0].active;
+  /** `objects?manager=` now and as of the last event, and `findings?type=`, answer with `id` owned by `manager` (they read the stored JSON in SQL). */
+  const expectFiltersAnswer = async (id: string, manager: string): Promise<void> => {
+    const queries = new OwnershipQueries(ds);
+    const [{ seq }] = await ds.query(`SELECT max(seq)::text AS seq FROM events`);
+    for (const at of [undefined, { kind: 'seq' as const, seq }]) {
+      expect((await queries.listObjects({ manager }, at, undefined, 1000)).items.map((i) => i.id)).toContain(id);
+    }
+    await expect(queries.findings({ types: ['recently-forced'], since: { kind: 'seq', seq: '1' } }, undefined, 1000)).resolves.toBeDefined();
+  };
   const stateXmins = async () => ds.query(`SELECT object_id, xmin::text AS xmin FROM ownership_states ORDER BY object_id`);
 
   beforeAll(async () => {
@@ -160,6 +169,8 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(versions.map((v: { fields: string }) => v.fields.includes('f:a\\u0000b'))).toEqual([true, true]);
     const history = await new OwnershipQueries(ds).fieldHistory(id, '.spec.m');
     expect(history.values.map((v) => v.value)).toEqual([{ 'a\u0000b': 'x' }, { 'a\u0000b': 'y', plain: 'z' }]);
+    // Reads that filter the stored documents in Postgres pass over it, as of now and as of a sequence.
+    await expectFiltersAnswer(id, 'other');
 
     const live = await projection(generation);
     await projector.replay({ kind: 'all' });
@@ -193,6 +204,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     // The versions keep every owner.
     const versions = await ds.query(`SELECT fields::text AS fields FROM ownership_versions WHERE generation = $1 AND object_id = $2 ORDER BY seq`, [generation, id]);
     expect(versions.map((v: { fields: string }) => v.fields.includes('ev\\u0000il'))).toEqual([true, true]);
+    await expectFiltersAnswer(id, 'other');
 
     const live = await projection(generation);
     await projector.replay({ kind: 'all' });
