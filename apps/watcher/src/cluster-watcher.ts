@@ -199,7 +199,7 @@ export class ClusterWatcher {
     const now = BigInt(Date.now()) * 1000n;
     const batcher = new ObservationBatcher(
       this.cluster,
-      { batchSize: w.batchSize, batchDelayMs: w.batchDelayMs, maxQueueDepth: w.maxQueueDepth, settleTimeoutMs: w.settleTimeoutMs },
+      { batchSize: w.batchSize, batchBytes: w.batchBytes, batchDelayMs: w.batchDelayMs, maxQueueDepth: w.maxQueueDepth, settleTimeoutMs: w.settleTimeoutMs },
       {
         enqueue: (o, checkpoint) => this.ports.enqueue(o, checkpoint),
         queueDepth: () => this.ports.queueDepth(),
@@ -319,6 +319,7 @@ export class ClusterWatcher {
         sink,
         {
           pageSize: this.config.watcher.pageSize,
+          pageBytes: this.config.watcher.pageBytes,
           stallTimeoutMs: this.config.watcher.stallTimeoutMs,
           backoffInitialMs: this.config.watcher.backoffInitialMs,
           backoffMaxMs: this.config.watcher.backoffMaxMs,

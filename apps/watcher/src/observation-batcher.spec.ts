@@ -41,6 +41,18 @@ describe('ObservationBatcher', () => {
     await b.close();
   });
 
+  it('enqueues when the objects buffered reach the byte bound, before the batch size', async () => {
+    const { p, log } = ports();
+    const b = new ObservationBatcher('c', { batchSize: 100, batchBytes: 1000, batchDelayMs: 10_000, maxQueueDepth: 10, settleTimeoutMs: 1000 }, p, silent, checkpoints);
+    await b.push(resource, [obs(1)], undefined, 600);
+    expect(log).toEqual([]);
+    await b.push(resource, [obs(2)], '2', 600);
+    await b.push(resource, [obs(3)], '3', 100);
+    await b.flush();
+    expect(log).toEqual(['1,2 | 7:configmaps=2', '3 | 8:configmaps=3']);
+    await b.close();
+  });
+
   it('flushes after the delay, bookmarks (positions without observations) included', async () => {
     const { p, log } = ports();
     const b = new ObservationBatcher('c', { batchSize: 100, batchDelayMs: 20, maxQueueDepth: 10, settleTimeoutMs: 1000 }, p, silent, checkpoints);

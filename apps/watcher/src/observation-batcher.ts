@@ -5,6 +5,8 @@ import type { Checkpoint } from '../../../libs/queue/src/index.js';
 
 export interface BatcherOptions {
   readonly batchSize: number;
+  /** About the most bytes of objects (as they arrived) buffered before a flush; none: by count alone. */
+  readonly batchBytes?: number;
   readonly batchDelayMs: number;
   readonly maxQueueDepth: number;
   readonly settleTimeoutMs: number;
@@ -31,7 +33,8 @@ export interface BatcherPorts {
 
 /**
  * The watch streams of one cluster → ingest jobs: observations are buffered and enqueued when the
- * buffer holds `batchSize` or its oldest entry is `batchDelayMs` old; a push waits while a flush is due
+ * buffer holds `batchSize` of them or `batchBytes` of their objects, or its oldest entry is
+ * `batchDelayMs` old; a push waits while a flush is due
  * and while the queue is deeper than `maxQueueDepth` (backpressure up to the sockets). The resume
  * positions travel with the jobs as a checkpoint (at most every `everyMs`), which the ingest commits
  * in the same transaction as the observations before it: a stored position never claims more than
@@ -39,6 +42,7 @@ export interface BatcherPorts {
  */
 export class ObservationBatcher implements WatchSink {
   private buffer: Observation[] = [];
+  private bufferedBytes = 0;
   private positions = new Map<string, string | null>();
   /** Positions flushed but not yet sent in a checkpoint. */
   private unsent = new Map<string, string | null>();
@@ -61,11 +65,12 @@ export class ObservationBatcher implements WatchSink {
     this.nextFlush = checkpoints.firstFlush;
   }
 
-  async push(resource: ApiResource, observations: readonly Observation[], position?: string): Promise<void> {
+  async push(resource: ApiResource, observations: readonly Observation[], position?: string, bytes = 0): Promise<void> {
     if (this.closing.signal.aborted) throw new Error('watcher is stopping');
     for (const o of observations) this.buffer.push(o);
+    this.bufferedBytes += bytes;
     if (position !== undefined) this.positions.set(resourceKey(resource), position);
-    if (this.buffer.length >= this.options.batchSize) {
+    if (this.buffer.length >= this.options.batchSize || this.bufferedBytes >= (this.options.batchBytes ?? Number.POSITIVE_INFINITY)) {
       const flushed = this.flush();
       if (this.inFlight > 1) await flushed;
     } else this.timer ??= setTimeout(() => void this.flush(), this.options.batchDelayMs);
@@ -87,6 +92,7 @@ export class ObservationBatcher implements WatchSink {
     const batch = this.buffer;
     for (const [k, v] of this.positions) this.unsent.set(k, v);
     this.buffer = [];
+    this.bufferedBytes = 0;
     this.positions = new Map();
     let checkpoint: Checkpoint | undefined;
     const wait = this.lastCheckpointAt + this.checkpoints.everyMs - Date.now();
@@ -127,6 +133,7 @@ export class ObservationBatcher implements WatchSink {
   abandon(): void {
     clearTimeout(this.timer);
     this.buffer = [];
+    this.bufferedBytes = 0;
     this.positions = new Map();
     this.unsent = new Map();
     this.closing.abort();

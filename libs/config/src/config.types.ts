@@ -116,13 +116,16 @@ export interface AppConfig {
 export interface WatcherConfig {
   /** Port of the watcher's own /healthz, /readyz and /metrics (0 picks a free one). */
   readonly port: number;
+  /** Most objects per list page, and about the most bytes of JSON per page (its `limit` follows the objects' size). */
   readonly pageSize: number;
+  readonly pageBytes: number;
   /** A watch with no event and no bookmark for this long is restarted. */
   readonly stallTimeoutMs: number;
   readonly backoffInitialMs: number;
   readonly backoffMaxMs: number;
-  /** Most observations per enqueue, and the longest an observation waits in the buffer. */
+  /** Most observations per enqueue, about the most bytes of their objects, and the longest an observation waits in the buffer. */
   readonly batchSize: number;
+  readonly batchBytes: number;
   readonly batchDelayMs: number;
   /** Ingest jobs waiting above which the watcher stops reading (backpressure). */
   readonly maxQueueDepth: number;

@@ -61,10 +61,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     watcher: {
       port: e.WATCHER_PORT,
       pageSize: e.WATCH_PAGE_SIZE,
+      pageBytes: e.WATCH_PAGE_BYTES,
       stallTimeoutMs: e.WATCH_STALL_TIMEOUT_MS,
       backoffInitialMs: e.WATCH_BACKOFF_INITIAL_MS,
       backoffMaxMs: e.WATCH_BACKOFF_MAX_MS,
       batchSize: e.WATCH_BATCH_SIZE,
+      batchBytes: e.WATCH_BATCH_BYTES,
       batchDelayMs: e.WATCH_BATCH_DELAY_MS,
       maxQueueDepth: e.WATCH_MAX_QUEUE_DEPTH,
       settleTimeoutMs: e.WATCH_SETTLE_TIMEOUT_MS,

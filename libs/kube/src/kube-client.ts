@@ -54,23 +54,30 @@ export class KubeClient {
 
   /** GET (or another verb with a JSON body) and parse the JSON answer; non-2xx answers throw {@link KubeError}. */
   async json<T>(path: string, query: Query = {}, opts: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    return (await this.jsonSized<T>(path, query, opts)).body;
+  }
+
+  /** As {@link json}, with the answer's size in bytes (a list page's, to size the next one). */
+  async jsonSized<T>(path: string, query: Query = {}, opts: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<{ body: T; bytes: number }> {
     const res = await this.open(path, query, opts);
-    const text = await readAll(res);
+    const raw = await readAll(res);
+    const text = raw.toString('utf8');
     if ((res.statusCode ?? 0) >= 300) throw httpError(res.statusCode ?? 0, text, `${opts.method ?? 'GET'} ${path}`);
     try {
-      return JSON.parse(text) as T;
+      return { body: JSON.parse(text) as T, bytes: raw.length };
     } catch {
       throw new KubeError('INVALID_RESPONSE', `${path}: answer is not JSON`);
     }
   }
 
   /**
-   * Opens a watch stream and hands each parsed line to `onLine`, awaiting it (so a slow consumer
-   * pauses the socket). Resolves when the server ends the stream; rejects on errors or `signal`.
+   * Opens a watch stream and hands each parsed line (and its length in UTF-16 code units, about its
+   * bytes) to `onLine`, awaiting it (so a slow consumer pauses the socket). Resolves when the server
+   * ends the stream; rejects on errors or `signal`.
    */
-  async stream(path: string, query: Query, onLine: (line: unknown) => Promise<void> | void, signal: AbortSignal): Promise<void> {
+  async stream(path: string, query: Query, onLine: (line: unknown, size: number) => Promise<void> | void, signal: AbortSignal): Promise<void> {
     const res = await this.open(path, query, { signal });
-    if ((res.statusCode ?? 0) >= 300) throw httpError(res.statusCode ?? 0, await readAll(res), `watch ${path}`);
+    if ((res.statusCode ?? 0) >= 300) throw httpError(res.statusCode ?? 0, (await readAll(res)).toString('utf8'), `watch ${path}`);
     let rest = '';
     try {
       for await (const chunk of res) {
@@ -86,7 +93,7 @@ export class KubeClient {
           } catch {
             throw new KubeError('INVALID_RESPONSE', `watch ${path}: a line is not JSON`);
           }
-          await onLine(parsed);
+          await onLine(parsed, line.length);
         }
       }
     } catch (e) {
@@ -121,14 +128,14 @@ export function sanitizeClusterName(name: string): string {
   return s === '' ? 'cluster' : s;
 }
 
-async function readAll(res: IncomingMessage): Promise<string> {
+async function readAll(res: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   try {
     for await (const c of res) chunks.push(c as Buffer);
   } catch (e) {
     throw new KubeError('NETWORK', (e as Error).message);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function httpError(status: number, text: string, what: string): KubeError {

@@ -20,8 +20,15 @@ type Script = {
 function fakeClient(script: Script) {
   const calls: string[] = [];
   const probes: string[] = [];
+  /** The `limit` of each list page asked for. */
+  const limits: number[] = [];
   const client = {
     cluster: 'c',
+    async jsonSized(path: string, query: Query) {
+      if (query['resourceVersionMatch'] !== 'NotOlderThan') limits.push(Number(query['limit']));
+      const body = await client.json(path, query);
+      return { body, bytes: Buffer.byteLength(JSON.stringify(body)) };
+    },
     async json(_path: string, query: Query) {
       if (query['resourceVersionMatch'] === 'NotOlderThan') {
         probes.push(String(query['resourceVersion']));
@@ -41,15 +48,15 @@ function fakeClient(script: Script) {
       return next ? Promise.race([next(onLine, query), aborted]) : aborted;
     },
   };
-  return { client: client as unknown as KubeClient, calls, probes };
+  return { client: client as unknown as KubeClient, calls, probes, limits };
 }
 
 function sink() {
-  const pushed: { obs: Observation[]; position?: string }[] = [];
+  const pushed: { obs: Observation[]; position?: string; bytes?: number }[] = [];
   let settled = 0;
   const s: WatchSink = {
-    async push(_r, obs, position) {
-      pushed.push({ obs: [...obs], ...(position ? { position } : {}) });
+    async push(_r, obs, position, bytes) {
+      pushed.push({ obs: [...obs], ...(position ? { position } : {}), ...(bytes ? { bytes } : {}) });
     },
     async settle() {
       settled++;
@@ -99,6 +106,30 @@ describe('ResourceWatch', () => {
     expect(flat(pushed)).toEqual(['ADDED relist a@3', 'ADDED relist b@4', 'ADDED relist c@5', 'MODIFIED watch a@11', 'DELETED watch b@16']);
     expect(pushed.map((p) => p.position).filter(Boolean)).toEqual(['10', '11', '15', '16']);
     expect(w.isSynced).toBe(true);
+  });
+
+  it('sizes each list page by the bytes per object of the pages before, and hands each page on with its bytes', async () => {
+    const big = (uid: string) => ({ ...cm(uid, '3'), data: { v: 'x'.repeat(300_000) } });
+    const { client, limits } = fakeClient({
+      lists: [
+        () => ({ metadata: { resourceVersion: '10', continue: 'p2' }, items: [big('a'), big('b')] }),
+        () => ({ metadata: { resourceVersion: '10', continue: 'p3' }, items: [big('c')] }),
+        () => ({ metadata: { resourceVersion: '10' }, items: [cm('d', '4')] }),
+      ],
+      watches: [],
+    });
+    const { s, pushed } = sink();
+    const w = watch(client, resource, s, opts([], { pageSize: 500, pageBytes: 1_000_000 }), silent);
+    w.start();
+    await until(() => pushed.some((p) => p.position === '10'));
+    await w.stop();
+    // The first page at the largest object a cluster stores (1.5 MiB: one object), then 1 MB at ~300 KB each.
+    expect(limits).toEqual([1, 3, 3]);
+    const listed = pushed.filter((p) => p.obs.length > 0);
+    expect(listed.map((p) => p.obs.length)).toEqual([2, 1, 1]);
+    expect(listed[0]!.bytes).toBeGreaterThan(600_000);
+    expect(listed[1]!.bytes).toBeGreaterThan(300_000);
+    expect(listed[2]!.bytes).toBeLessThan(1_000);
   });
 
   it('resumes from a stored position without listing; a 410 settles, relists and hands over the difference', async () => {

@@ -5,6 +5,7 @@ import { stillFailing, type FailingSince } from './cluster-health.js';
 import { groupVersionPath, resourceKey, type ApiResource } from './discovery.js';
 import type { KubeClient } from './kube-client.js';
 import { KubeError, isGone, isTooLargeResourceVersion, kubeErrorFromStatus, type StatusLike } from './kube.exception.js';
+import { ListPageLimit } from './list-page-limit.js';
 import { asKubeObject, toObservation } from './to-observation.js';
 
 /** An object the store holds as live (not deleted) for a resource: the other side of a relist diff. */
@@ -19,9 +20,10 @@ export interface WatchSink {
   /**
    * Accepts observations of one resource, in order; resolves once they are accepted (a full or deep
    * queue makes it wait: backpressure). `position` is the resourceVersion to resume from once these
-   * observations are durable (the last event's, a bookmark's or a list's).
+   * observations are durable (the last event's, a bookmark's or a list's); `bytes`, about how many
+   * bytes of JSON their objects arrived as.
    */
-  push(resource: ApiResource, observations: readonly Observation[], position?: string): Promise<void>;
+  push(resource: ApiResource, observations: readonly Observation[], position?: string, bytes?: number): Promise<void>;
   /** Resolves when everything pushed so far is stored (before a relist is diffed against the store). */
   settle(): Promise<void>;
 }
@@ -39,7 +41,10 @@ export interface WatchListener {
 }
 
 export interface ResourceWatchOptions {
+  /** Most objects per list page. */
   readonly pageSize: number;
+  /** About the most bytes of JSON per list page (see {@link ListPageLimit}); none: pages by count alone. */
+  readonly pageBytes?: number;
   /** No event and no bookmark for this long: the watch is restarted. */
   readonly stallTimeoutMs: number;
   readonly backoffInitialMs: number;
@@ -194,13 +199,16 @@ export class ResourceWatch {
     let listRv: string | undefined;
     let cont: string | undefined;
     let count = 0;
+    const limit = new ListPageLimit(this.options.pageSize, this.options.pageBytes ?? Number.POSITIVE_INFINITY);
     do {
-      const page = await this.client.json<ListPage>(this.path(), { limit: this.options.pageSize, continue: cont }, { signal: this.abort.signal });
+      const { body: page, bytes } = await this.client.jsonSized<ListPage>(this.path(), { limit: limit.next(), continue: cont }, { signal: this.abort.signal });
+      const items = page.items ?? [];
+      limit.saw(items.length, bytes);
       listRv ??= page.metadata?.resourceVersion;
       cont = page.metadata?.continue || undefined;
       const batch: Observation[] = [];
       const now = new Date();
-      for (const item of page.items ?? []) {
+      for (const item of items) {
         const o = asKubeObject(item);
         if (!o) {
           this.logger.warn({ resource: this.key }, 'listed object without uid, name or resourceVersion: skipped');
@@ -211,7 +219,7 @@ export class ResourceWatch {
         batch.push(toObservation(this.client.cluster, this.resource, known.has(o.metadata.uid) ? 'MODIFIED' : 'ADDED', source, o, now));
       }
       count += batch.length;
-      if (batch.length > 0) await this.sink.push(this.resource, batch);
+      if (batch.length > 0) await this.sink.push(this.resource, batch, undefined, Math.round((bytes * batch.length) / items.length));
     } while (cont);
     if (!listRv) throw new KubeError('INVALID_RESPONSE', `list ${this.path()}: no resourceVersion`);
     // What the store holds as live but the list no longer has was deleted while nobody watched.
@@ -260,11 +268,11 @@ export class ResourceWatch {
       await this.client.stream(
         this.path(),
         { watch: 1, resourceVersion: this.position, allowWatchBookmarks: true, timeoutSeconds },
-        async (raw) => {
+        async (raw, size) => {
           arm();
           this.markSynced();
           this.failingSince = undefined;
-          await this.onLine(raw as WatchLine);
+          await this.onLine(raw as WatchLine, size);
         },
         signal,
       );
@@ -273,7 +281,7 @@ export class ResourceWatch {
     }
   }
 
-  private async onLine(line: WatchLine): Promise<void> {
+  private async onLine(line: WatchLine, size: number): Promise<void> {
     const type = line.type;
     if (type === 'BOOKMARK') {
       const rv = line.object?.metadata?.resourceVersion;
@@ -292,7 +300,8 @@ export class ResourceWatch {
       return;
     }
     const rv = o.metadata.resourceVersion;
-    await this.sink.push(this.resource, this.keep(o) ? [toObservation(this.client.cluster, this.resource, type, 'watch', o)] : [], rv);
+    const kept = this.keep(o);
+    await this.sink.push(this.resource, kept ? [toObservation(this.client.cluster, this.resource, type, 'watch', o)] : [], rv, kept ? size : 0);
     this.position = rv;
   }
 
