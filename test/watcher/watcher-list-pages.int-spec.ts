@@ -20,7 +20,7 @@ describe('watcher list pages bounded in bytes', () => {
     await h?.dispose();
   });
 
-  it('lists by pages sized from the largest object seen (100 KB: two a page), on one continue token, each object stored once', async () => {
+  it('lists by pages sized from the largest object seen (100 KB: two a page), each object stored once', async () => {
     const expected = new Map<string, string[]>();
     // Names sort the large ones first: the list's order is by namespace and name.
     for (let i = 0; i < 6; i++) {

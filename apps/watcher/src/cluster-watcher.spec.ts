@@ -11,8 +11,8 @@ import { ClusterWatcher, type ClusterWatcherPorts } from './cluster-watcher.js';
 const silent = pino({ level: 'silent' });
 
 /** A watcher of the cluster of `kubeconfig` whose ports store nothing (10 minutes between discoveries), `ports` replacing some. */
-function watcherOf(kubeconfig: string, ports: Partial<ClusterWatcherPorts>, logger = silent): ClusterWatcher {
-  const config = loadConfig({ KUBECONFIG: kubeconfig, LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent' });
+function watcherOf(kubeconfig: string, ports: Partial<ClusterWatcherPorts>, logger = silent, env: Record<string, string> = {}): ClusterWatcher {
+  const config = loadConfig({ KUBECONFIG: kubeconfig, LEADER_ELECTION: 'false', DISCOVERY_INTERVAL_MS: '600000', LOG_LEVEL: 'silent', ...env });
   const quiet: ClusterWatcherPorts = {
     enqueue: async () => undefined,
     queueDepth: async () => 0,
@@ -94,6 +94,38 @@ describe('ClusterWatcher stop', () => {
       expect(warnings).toEqual([]);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('enqueues large objects as their bytes fill the buffer, not by count', async () => {
+    const kubeconfig = join(dir, 'kubeconfig-large');
+    const large = await startSandbox({ port: 0, kubeconfigPath: kubeconfig });
+    try {
+      for (let i = 0; i < 6; i++) {
+        const res = await fetch(`${large.url}/api/v1/namespaces/default/configmaps`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `large-${i}` }, data: { v: 'x'.repeat(100_000) } }),
+        });
+        expect(res.status).toBe(201);
+      }
+      // Each enqueue: how many of the large ConfigMaps it holds.
+      const enqueued: number[] = [];
+      const watcher = watcherOf(kubeconfig, { enqueue: async (o) => void enqueued.push(o.filter((x) => x.object.metadata.name.startsWith('large-')).length) }, silent, {
+        RESOURCES_INCLUDE: 'configmaps',
+        WATCH_PAGE_BYTES: '65536',
+        WATCH_BATCH_BYTES: '65536',
+      });
+      watcher.start();
+      const deadline = Date.now() + 10_000;
+      while (enqueued.reduce((a, b) => a + b, 0) < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await watcher.stop();
+      // Pages of one (64 KiB at ~100 KB an object), each past the buffer's bound: one per enqueue
+      // (by count, 500, they would go together when the 200 ms delay ends).
+      expect(enqueued.reduce((a, b) => a + b, 0)).toBe(6);
+      expect(Math.max(...enqueued)).toBe(1);
+    } finally {
+      await large.close();
     }
   });
 });

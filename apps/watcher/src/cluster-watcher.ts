@@ -211,9 +211,9 @@ export class ClusterWatcher {
     );
     this.batcher = batcher;
     const sink: WatchSink = {
-      push: async (r, observations, position) => {
+      push: async (r, observations, position, bytes) => {
         if (observations.length > 0 || position !== undefined) this.metrics.lastWatchEventAt.set(`${this.cluster}\u0000${resourceKey(r)}`, { cluster: this.cluster, resource: resourceKey(r), at: Date.now() });
-        await batcher.push(r, observations, position);
+        await batcher.push(r, observations, position, bytes);
         if (resourceKey(r) === CRDS && observations.length > 0) this.rediscover?.();
       },
       settle: () => batcher.settle(),

@@ -48,6 +48,9 @@ describe('ObservationBatcher', () => {
     expect(log).toEqual([]);
     await b.push(resource, [obs(2)], '2', 600);
     await b.push(resource, [obs(3)], '3', 100);
+    // The count starts again after a flush: 100 bytes wait for the delay (or a flush).
+    await new Promise((r) => setTimeout(r, 30));
+    expect(log).toEqual(['1,2 | 7:configmaps=2']);
     await b.flush();
     expect(log).toEqual(['1,2 | 7:configmaps=2', '3 | 8:configmaps=3']);
     await b.close();

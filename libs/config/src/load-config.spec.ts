@@ -88,7 +88,7 @@ describe('loadConfig', () => {
   it('gives the watcher its defaults, and reads its variables', () => {
     const d = loadConfig({});
     expect(d.resources.exclude).toEqual(['events', 'events.events.k8s.io', 'leases.coordination.k8s.io', 'endpointslices.discovery.k8s.io', 'endpoints']);
-    expect(d.watcher).toMatchObject({ port: 9464, pageSize: 500, batchSize: 500, batchDelayMs: 200, maxQueueDepth: 200 });
+    expect(d.watcher).toMatchObject({ port: 9464, pageSize: 500, pageBytes: 8388608, batchSize: 500, batchBytes: 8388608, batchDelayMs: 200, maxQueueDepth: 200 });
     expect(d.watcher.leaderElection).toMatchObject({ enabled: true, namespace: 'default', name: 'ssa-audit-watcher', durationMs: 15000, renewMs: 5000 });
     expect(d.watcher.leaderElection.identity).toMatch(/^[A-Za-z0-9._-]+$/);
     const c = loadConfig({ LEADER_ELECTION: 'false', WATCHER_IDENTITY: 'w-1', NAMESPACES_EXCLUDE: 'kube-*', KUBERNETES_SERVICE_HOST: '10.0.0.1' });
@@ -99,6 +99,7 @@ describe('loadConfig', () => {
       'WATCH_BATCH_SIZE: must be at least 1 (got "0")',
       'LEADER_ELECTION: must be true or false (got "maybe")',
     ]);
+    expect(issuesOf({ WATCH_PAGE_BYTES: '1000' })).toEqual(['WATCH_PAGE_BYTES: must be at least 65536 (got "1000")']);
   });
 
   it('lists every bad variable in one error', () => {

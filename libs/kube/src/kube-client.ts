@@ -73,15 +73,17 @@ export class KubeClient {
   /**
    * Opens a watch stream and hands each parsed line (and its length in UTF-16 code units, about its
    * bytes) to `onLine`, awaiting it (so a slow consumer pauses the socket). Resolves when the server
-   * ends the stream; rejects on errors or `signal`.
+   * ends the stream; rejects on errors or `signal`. The stream is decoded as UTF-8 across chunks: a
+   * character whose bytes arrive in two chunks stays one character.
    */
   async stream(path: string, query: Query, onLine: (line: unknown, size: number) => Promise<void> | void, signal: AbortSignal): Promise<void> {
     const res = await this.open(path, query, { signal });
     if ((res.statusCode ?? 0) >= 300) throw httpError(res.statusCode ?? 0, (await readAll(res)).toString('utf8'), `watch ${path}`);
     let rest = '';
+    res.setEncoding('utf8');
     try {
       for await (const chunk of res) {
-        rest += (chunk as Buffer).toString('utf8');
+        rest += chunk as string;
         let nl: number;
         while ((nl = rest.indexOf('\n')) >= 0) {
           const line = rest.slice(0, nl).trim();

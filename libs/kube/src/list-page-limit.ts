@@ -1,4 +1,7 @@
-/** The largest object etcd stores by default (its request limit, `--max-request-bytes`): a page's first guess per object. */
+/**
+ * The largest object etcd stores by default (its request limit, `--max-request-bytes`): a page's first
+ * guess per object. A guess, not a ceiling: that is the stored form, and an object's JSON can be larger.
+ */
 export const LARGEST_OBJECT_BYTES = 1.5 * 1024 * 1024;
 
 /**
@@ -11,6 +14,7 @@ export const LARGEST_OBJECT_BYTES = 1.5 * 1024 * 1024;
  */
 export class ListPageLimit {
   private bytesPerObject = 0;
+  private fixed: number | undefined;
 
   constructor(
     private readonly maxObjects: number,
@@ -19,8 +23,14 @@ export class ListPageLimit {
 
   /** The `limit` to ask the next page for. */
   next(): number {
+    if (this.fixed !== undefined) return this.fixed;
     const per = this.bytesPerObject > 0 ? this.bytesPerObject : LARGEST_OBJECT_BYTES;
     return Math.max(1, Math.min(this.maxObjects, Math.floor(this.maxBytes / per)));
+  }
+
+  /** Every next page asks for `limit` (a server that takes a `continue` token only with the limit it was given for). */
+  fix(limit: number): void {
+    this.fixed = limit;
   }
 
   /** A page arrived: `objects` items in `bytes` of JSON. */

@@ -108,21 +108,22 @@ describe('ResourceWatch', () => {
     expect(w.isSynced).toBe(true);
   });
 
-  it('sizes each list page by the bytes per object of the pages before, and hands each page on with its bytes', async () => {
-    const big = (uid: string) => ({ ...cm(uid, '3'), data: { v: 'x'.repeat(300_000) } });
-    const { client, limits } = fakeClient({
-      lists: [
-        () => ({ metadata: { resourceVersion: '10', continue: 'p2' }, items: [big('a'), big('b')] }),
-        () => ({ metadata: { resourceVersion: '10', continue: 'p3' }, items: [big('c')] }),
-        () => ({ metadata: { resourceVersion: '10' }, items: [cm('d', '4')] }),
-      ],
-      watches: [],
-    });
+  /** A 300 KB ConfigMap; a list page of `items` (with a continue token where given). */
+  const big = (uid: string) => ({ ...cm(uid, '3'), data: { v: 'x'.repeat(300_000) } });
+  const page = (items: unknown[], cont?: string) => () => ({ metadata: { resourceVersion: '10', ...(cont ? { continue: cont } : {}) }, items });
+  /** Lists with pages of at most 500 objects and about 1 MB: the limits asked, what was pushed. */
+  async function listInPagesOfAMegabyte(lists: Script['lists']) {
+    const { client, limits } = fakeClient({ lists, watches: [] });
     const { s, pushed } = sink();
     const w = watch(client, resource, s, opts([], { pageSize: 500, pageBytes: 1_000_000 }), silent);
     w.start();
     await until(() => pushed.some((p) => p.position === '10'));
     await w.stop();
+    return { limits, pushed };
+  }
+
+  it('sizes each list page by the bytes per object of the pages before, and hands each page on with its bytes', async () => {
+    const { limits, pushed } = await listInPagesOfAMegabyte([page([big('a'), big('b')], 'p2'), page([big('c')], 'p3'), page([cm('d', '4')])]);
     // The first page at the largest object a cluster stores (1.5 MiB: one object), then 1 MB at ~300 KB each.
     expect(limits).toEqual([1, 3, 3]);
     const listed = pushed.filter((p) => p.obs.length > 0);
@@ -130,6 +131,15 @@ describe('ResourceWatch', () => {
     expect(listed[0]!.bytes).toBeGreaterThan(600_000);
     expect(listed[1]!.bytes).toBeGreaterThan(300_000);
     expect(listed[2]!.bytes).toBeLessThan(1_000);
+  });
+
+  it('asks a page again with the limit before where the server refuses a continue token with another, and keeps that limit', async () => {
+    const refused = () => {
+      throw kubeErrorFromStatus(400, { code: 400, reason: 'BadRequest', message: 'continue key is not valid' }, 'list');
+    };
+    const { limits, pushed } = await listInPagesOfAMegabyte([page([big('a')], 'p2'), refused, page([big('b')], 'p3'), page([big('c')])]);
+    expect(limits).toEqual([1, 3, 1, 1]);
+    expect(flat(pushed)).toEqual(['ADDED relist a@3', 'ADDED relist b@3', 'ADDED relist c@3']);
   });
 
   it('resumes from a stored position without listing; a 410 settles, relists and hands over the difference', async () => {

@@ -200,8 +200,10 @@ export class ResourceWatch {
     let cont: string | undefined;
     let count = 0;
     const limit = new ListPageLimit(this.options.pageSize, this.options.pageBytes ?? Number.POSITIVE_INFINITY);
+    let asked: number | undefined;
     do {
-      const { body: page, bytes } = await this.client.jsonSized<ListPage>(this.path(), { limit: limit.next(), continue: cont }, { signal: this.abort.signal });
+      const { body: page, bytes, asked: used } = await this.listPage(limit, cont, asked);
+      asked = used;
       const items = page.items ?? [];
       limit.saw(items.length, bytes);
       listRv ??= page.metadata?.resourceVersion;
@@ -236,6 +238,25 @@ export class ResourceWatch {
     this.failingSince = undefined;
     this.listener.onRelist?.(this.resource, reason, (Date.now() - started) / 1000, count, gone.length);
     this.logger.info({ resource: this.key, reason, objects: count, deleted: gone.length, resourceVersion: listRv, ms: Date.now() - started }, 'listed');
+  }
+
+  /**
+   * One page of a list, its `limit` from `limit`. The API's reference promises a `continue` token
+   * only with the parameters of the request that gave it: where a server refuses one with another
+   * `limit` than the page before (`previous`: 400), the page is asked again with that one, and the
+   * rest of the list too.
+   */
+  private async listPage(limit: ListPageLimit, cont: string | undefined, previous: number | undefined): Promise<{ body: ListPage; bytes: number; asked: number }> {
+    const ask = async (n: number) => ({ ...(await this.client.jsonSized<ListPage>(this.path(), { limit: n, continue: cont }, { signal: this.abort.signal })), asked: n });
+    const n = limit.next();
+    try {
+      return await ask(n);
+    } catch (e) {
+      if (cont === undefined || previous === undefined || previous === n || !(e instanceof KubeError) || e.status !== 400) throw e;
+      this.logger.warn({ resource: this.key, limit: n, previous, err: e }, 'the server refused a continue token with another limit: listing the rest by the first one (WATCH_PAGE_BYTES does not apply)');
+      limit.fix(previous);
+      return ask(previous);
+    }
   }
 
   /**
