@@ -31,4 +31,16 @@ describe('ListPageLimit', () => {
     l.saw(1, 1_500_000);
     expect(l.next()).toBe(1);
   });
+
+  it('goes back to the limit of the page before, for every next page, where there is another one', () => {
+    const l = new ListPageLimit(500, 1_000_000);
+    expect(l.keepPrevious()).toBeUndefined();
+    expect(l.next()).toBe(1);
+    l.saw(1, 300_000);
+    expect(l.next()).toBe(3);
+    expect(l.keepPrevious()).toBe(1);
+    l.saw(1, 1_000);
+    expect(l.next()).toBe(1);
+    expect(l.keepPrevious()).toBeUndefined();
+  });
 });

@@ -200,10 +200,8 @@ export class ResourceWatch {
     let cont: string | undefined;
     let count = 0;
     const limit = new ListPageLimit(this.options.pageSize, this.options.pageBytes ?? Number.POSITIVE_INFINITY);
-    let asked: number | undefined;
     do {
-      const { body: page, bytes, asked: used } = await this.listPage(limit, cont, asked);
-      asked = used;
+      const { body: page, bytes } = await this.listPage(limit, cont);
       const items = page.items ?? [];
       limit.saw(items.length, bytes);
       listRv ??= page.metadata?.resourceVersion;
@@ -242,19 +240,19 @@ export class ResourceWatch {
 
   /**
    * One page of a list, its `limit` from `limit`. The API's reference promises a `continue` token
-   * only with the parameters of the request that gave it: where a server refuses one with another
-   * `limit` than the page before (`previous`: 400), the page is asked again with that one, and the
-   * rest of the list too.
+   * only with the parameters of the request that gave it: where a server refuses one (400) with
+   * another `limit` than the page before's, the page is asked again with that one, and the rest of
+   * the list too.
    */
-  private async listPage(limit: ListPageLimit, cont: string | undefined, previous: number | undefined): Promise<{ body: ListPage; bytes: number; asked: number }> {
-    const ask = async (n: number) => ({ ...(await this.client.jsonSized<ListPage>(this.path(), { limit: n, continue: cont }, { signal: this.abort.signal })), asked: n });
+  private async listPage(limit: ListPageLimit, cont: string | undefined): Promise<{ body: ListPage; bytes: number }> {
+    const ask = (n: number) => this.client.jsonSized<ListPage>(this.path(), { limit: n, continue: cont }, { signal: this.abort.signal });
     const n = limit.next();
     try {
       return await ask(n);
     } catch (e) {
-      if (cont === undefined || previous === undefined || previous === n || !(e instanceof KubeError) || e.status !== 400) throw e;
+      const previous = cont !== undefined && e instanceof KubeError && e.status === 400 ? limit.keepPrevious() : undefined;
+      if (previous === undefined) throw e;
       this.logger.warn({ resource: this.key, limit: n, previous, err: e }, 'the server refused a continue token with another limit: listing the rest by the first one (WATCH_PAGE_BYTES does not apply)');
-      limit.fix(previous);
       return ask(previous);
     }
   }
