@@ -2,18 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { CLOCK, LOGGER, type Clock } from '../../../libs/common/src/index.js';
-import { PartitionMaintenance, TableStatistics } from '../../../libs/store/src/index.js';
+import { ManagerTotalsCompaction, PartitionMaintenance, TableStatistics } from '../../../libs/store/src/index.js';
 import { parsePayload, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
 
-/** Creates event partitions ahead and applies the retention; keeps the tables' planner statistics in step with their growth. */
+/**
+ * Creates event partitions ahead and applies the retention; keeps the tables' planner statistics in
+ * step with their growth; folds the manager totals' parts.
+ */
 @Injectable()
 export class MaintenanceProcessor implements QueueProcessor {
   readonly queue = 'maintenance' as const;
-  readonly handles = ['maintain-partitions', 'refresh-statistics'] as const;
+  readonly handles = ['maintain-partitions', 'refresh-statistics', 'compact-manager-totals'] as const;
 
   constructor(
     @Inject(PartitionMaintenance) private readonly maintenance: PartitionMaintenance,
     @Inject(TableStatistics) private readonly statistics: TableStatistics,
+    @Inject(ManagerTotalsCompaction) private readonly totals: ManagerTotalsCompaction,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -24,6 +28,12 @@ export class MaintenanceProcessor implements QueueProcessor {
       parsePayload('refresh-statistics', job.data);
       const { attempted } = await this.statistics.refresh();
       if (attempted.length > 0) this.logger.debug({ jobId: job.id, analyzed: attempted }, 'table statistics refreshed');
+      return;
+    }
+    if (job.name === 'compact-manager-totals') {
+      parsePayload('compact-manager-totals', job.data);
+      const r = await this.totals.run();
+      if (r.folded > 0) this.logger.debug({ jobId: job.id, ...r }, 'manager totals compacted');
       return;
     }
     const { reason } = parsePayload('maintain-partitions', job.data);

@@ -32,6 +32,7 @@ export const jobPayloadSchemas = {
   }),
   'maintain-partitions': z.object({ reason: z.enum(['startup', 'schedule', 'manual']) }),
   'refresh-statistics': z.object({ reason: z.enum(['schedule', 'manual']) }),
+  'compact-manager-totals': z.object({ reason: z.enum(['schedule', 'manual']) }),
   'store-api-schemas': z.object({
     cluster: observationSchema.shape.cluster,
     fetchedAt: z.iso.datetime({ offset: true }),

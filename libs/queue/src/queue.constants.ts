@@ -6,7 +6,7 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export const JOB_NAMES = {
   ingest: ['ingest-observations'],
   project: ['project-events', 'replay-projections'],
-  maintenance: ['maintain-partitions', 'refresh-statistics'],
+  maintenance: ['maintain-partitions', 'refresh-statistics', 'compact-manager-totals'],
   schemas: ['store-api-schemas'],
 } as const satisfies Record<QueueName, readonly string[]>;
 

@@ -13,6 +13,7 @@ export { START_POSITION, type EventPosition } from './events/event-position.js';
 export { EventTail, comparePositions, type EventLogReader, type EventTailOptions, type TailObserver, type TailSubscription } from './events/event-tail.js';
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
 export { TableStatistics, type StatisticsRefresh } from './maintenance/table-statistics.js';
+export { ManagerTotalsCompaction, type CompactionResult } from './maintenance/manager-totals-compaction.js';
 export { selectTrackedValues } from './ingest/tracked-values.util.js';
 export { splitManagedFields } from './ingest/managed-fields.util.js';
 export { storedBody, encodeBody, decodeBody } from './ingest/body.util.js';

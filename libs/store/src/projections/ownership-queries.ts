@@ -529,6 +529,7 @@ export class OwnershipQueries {
   private async indexedManagerSummaries(
     at: AsOf | null, after: string | undefined, limit: number | null, scopes: readonly AccessScope[] | undefined, cluster: string | undefined, exclude: readonly string[],
   ): Promise<ManagerListItem[]> {
+    if (at === null && scopes === undefined) return this.managerTotals(after, limit, cluster);
     const params: unknown[] = [after ?? null, cluster ?? null];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
@@ -553,6 +554,26 @@ export class OwnershipQueries {
       objectCount: r.object_count,
       fieldCount: r.field_count,
     }));
+  }
+
+  /**
+   * The managers after `after` by name (at most `limit`; `null`: all) with their sums now, over
+   * every object (of `cluster`): from `manager_totals` (migration `ManagerTotals`), a few rows per
+   * manager whatever the cluster's size; the same answer as summing the index rows.
+   */
+  private async managerTotals(after: string | undefined, limit: number | null, cluster: string | undefined): Promise<ManagerListItem[]> {
+    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
+      `SELECT t.manager, sum(t.objects)::integer AS object_count, sum(t.fields)::integer AS field_count,
+              coalesce(array_agg(t.identities) FILTER (WHERE t.identities IS NOT NULL AND t.objects > 0), '{}') AS identities
+       FROM (SELECT m.cluster, m.manager, m.identities, sum(m.objects) AS objects, sum(m.fields) AS fields
+             FROM manager_totals m
+             WHERE m.generation = ${ACTIVE} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($2::text IS NULL OR m.cluster = $2)
+             GROUP BY m.cluster, m.manager, m.identities) t
+       GROUP BY t.manager HAVING sum(t.objects) > 0
+       ORDER BY t.manager COLLATE "C" ${limit === null ? '' : 'LIMIT $3'}`,
+      limit === null ? [after ?? null, cluster ?? null] : [after ?? null, cluster ?? null, limit],
+    );
+    return rows.map((r) => ({ manager: r.manager, identities: sortedIdentities(identitiesOf(r.identities)), objectCount: r.object_count, fieldCount: r.field_count }));
   }
 
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
