@@ -64,5 +64,16 @@ describe('ingest pipeline through BullMQ (real Postgres and Redis)', () => {
     expect(rows).toHaveLength(objects);
     const expected = Array.from({ length: versions }, (_, v) => `${v + 1}`);
     for (const r of rows) expect(r.rvs).toEqual(expected);
+
+    // The manager totals follow the index the lanes wrote, and the maintenance lane's schedule folds them to one row per key.
+    const totals = `SELECT generation, cluster, manager, identities, sum(objects)::integer AS objects, sum(fields)::integer AS fields
+                    FROM manager_totals GROUP BY 1, 2, 3, 4 HAVING sum(objects) <> 0 OR sum(fields) <> 0 ORDER BY 1, 2, 3, 4`;
+    const counted = `SELECT generation, cluster, manager, identities::text AS identities, count(*)::integer AS objects,
+                            sum(coalesce(identity_field_count, field_count))::integer AS fields
+                     FROM manager_objects GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+    expect(await ds.query(totals)).toEqual(await ds.query(counted));
+    await waitFor('manager totals compacted', async () => (await count(`SELECT count(*) - count(DISTINCT (generation, cluster, manager, identities)) AS n FROM manager_totals`)) === 0, 30_000);
+    expect(await ds.query(totals)).toEqual(await ds.query(counted));
+    expect(await count(`SELECT count(*) AS n FROM manager_totals`)).toBe((await ds.query(counted)).length);
   });
 });
