@@ -52,7 +52,7 @@ describe('baseline transitions (an object first observed)', () => {
     expect(baselineTransitions('1', ownershipVersionOf(undefined, unreadable.state)!, { seq: '1', at: events[0]!.observedAt, source: 'watch' })).toEqual([]);
   });
 
-  it('stores no transition on a field whose name holds U+0000 (a text column cannot), and every other one of the event', () => {
+  it('stores every transition of a later event, one on a field whose name holds U+0000 too', () => {
     const [name] = caseNames().filter((n) => {
       const { events, resolver } = caseEvents(n);
       return events.length > 1 && evolveObjectOwnership(evolveObjectOwnership(undefined, events[0]!, resolver).state, events[1]!, resolver).transitions.length > 0;
@@ -62,6 +62,6 @@ describe('baseline transitions (an object first observed)', () => {
     const later = evolveObjectOwnership(first.state, events[1]!, resolver);
     const t = later.transitions[0]!;
     const withNul = { ...later, transitions: [{ ...t, path: `${t.path}.a\u0000b`, fieldsV1Path: `${t.fieldsV1Path}.f:a\u0000b` }, ...later.transitions] };
-    expect(transitionsToStore(first.state, withNul)).toEqual(later.transitions);
+    expect(transitionsToStore(first.state, withNul)).toBe(withNul.transitions);
   });
 });

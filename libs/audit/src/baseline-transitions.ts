@@ -1,7 +1,6 @@
 import type { EventSource } from './observed-event.types.js';
 import { gapNotes, ref, type FieldTransition, type ObjectOwnershipState, type OwnershipEvolution } from './object-ownership.projection.js';
 import type { OwnershipVersion } from './ownership-version.js';
-import { storableText } from './storable-text.js';
 
 /**
  * Transitions are changes. An object's first observation says only what it owned then: the fold
@@ -11,16 +10,12 @@ import { storableText } from './storable-text.js';
 
 /**
  * The transitions of one folded event the projection stores: none for the baseline (`before`
- * undefined), and none whose path or actor holds U+0000 (`storableText`: their columns are text).
- * Such a path cannot be asked about either, so only the object's list of transitions misses them.
+ * undefined), every one otherwise (one whose path or actor holds U+0000 too: the store keeps those
+ * texts exactly where its text columns cannot).
  */
 export function transitionsToStore(before: ObjectOwnershipState | undefined, evolution: OwnershipEvolution): readonly FieldTransition[] {
-  if (before === undefined) return [];
-  return evolution.transitions.some(unstorable) ? evolution.transitions.filter((t) => !unstorable(t)) : evolution.transitions;
+  return before === undefined ? [] : evolution.transitions;
 }
-
-const unstorable = (t: FieldTransition): boolean =>
-  !storableText(t.fieldsV1Path) || !storableText(t.path) || !storableText(t.manager) || !storableText(t.operation) || !storableText(t.subresource);
 
 /** The first event of an object, as far as its baseline transitions need it. */
 export interface BaselineEvent {

@@ -5,7 +5,9 @@ import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, sca
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
-import { ProjectionConflictError, type OwnershipProjector } from '../../../audit/src/index.js';
+import { ProjectionConflictError, foldObjectOwnership, type OwnershipProjector } from '../../../audit/src/index.js';
+import { EventReader } from '../events/event-reader.js';
+import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { OwnershipQueries } from './ownership-queries.js';
 
@@ -42,6 +44,12 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
       expect((await queries.listObjects({ manager }, at, undefined, 1000)).items.map((i) => i.id)).toContain(id);
     }
     await expect(queries.findings({ types: ['recently-forced'], since: { kind: 'seq', seq: '1' } }, undefined, 1000)).resolves.toBeDefined();
+  };
+  /** `GET /v1/objects/{id}/transitions` (newest first) as folding the object's stored events gives them, JSON text for JSON text. */
+  const expectTransitionsAsTheFold = async (id: string): Promise<void> => {
+    const { transitions } = foldObjectOwnership(await new ObservedEventLoader(ds).load(await new EventReader(ds).objectHistory(id)));
+    const listed = (await new OwnershipQueries(ds).transitions(id, undefined, undefined, 1000)).items;
+    expect(JSON.stringify(listed)).toBe(JSON.stringify([...transitions].reverse()));
   };
   const stateXmins = async () => ds.query(`SELECT object_id, xmin::text AS xmin FROM ownership_states ORDER BY object_id`);
 
@@ -143,7 +151,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await projection(await active())).toEqual(live);
   });
 
-  it('folds, walks past and replays a custom resource whose map key holds U+0000; its transitions on that key alone are not stored', async () => {
+  it('folds, walks past and replays a custom resource whose map key holds U+0000; its transitions on that key are stored exactly, under a stand-in path', async () => {
     // A free-form map of a custom resource takes any key: a tenant's object like this one stopped the projection for everyone.
     const widget = (resourceVersion: string, entries: ManagedFieldsEntry[], m: Record<string, string>): Observation => ({
       cluster: 'test-cluster', resource: { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget' },
@@ -162,8 +170,13 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
 
     const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'nul-key'`))[0].id;
     const generation = await active();
-    const stored = await ds.query(`SELECT seq::text, type, path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
-    expect(stored).toEqual([{ seq: expect.any(String), type: 'acquired', path: '.spec.m.plain', manager: 'other' }]);
+    const stored = await ds.query(`SELECT type, path, fields_v1_path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
+    expect(stored).toEqual([
+      { type: 'taken', path: '.spec.m.a\uFFFDb', fields_v1_path: 'nul:f:spec.f:m.f:a\uFFFDb', manager: 'other' },
+      { type: 'acquired', path: '.spec.m.plain', fields_v1_path: 'f:spec.f:m.f:plain', manager: 'other' },
+    ]);
+    // The object's list of transitions is the fold's, the key with U+0000 and all.
+    await expectTransitionsAsTheFold(id);
     // The versions keep the key, with both owners in turn.
     const versions = await ds.query(`SELECT fields::text AS fields FROM ownership_versions WHERE generation = $1 AND object_id = $2 ORDER BY seq`, [generation, id]);
     expect(versions.map((v: { fields: string }) => v.fields.includes('f:a\\u0000b'))).toEqual([true, true]);
@@ -177,7 +190,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await projection(await active())).toEqual(live);
   });
 
-  it('folds, walks past and replays an object one of whose managers is named with U+0000; that manager alone is left out of the index and transitions', async () => {
+  it('folds, walks past and replays an object one of whose managers is named with U+0000; that manager alone is left out of the index; its transitions are stored exactly', async () => {
     // Nothing stops a client from writing such a name into managedFields; it stopped the projection for everyone.
     const configMap = (resourceVersion: string, managers: string[]): Observation => ({
       cluster: 'test-cluster', resource: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' },
@@ -199,8 +212,12 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     const generation = await active();
     const index = await ds.query(`SELECT manager FROM manager_objects WHERE generation = $1 AND object_id = $2 ORDER BY manager`, [generation, id]);
     expect(index).toEqual([{ manager: 'other' }]);
-    const stored = await ds.query(`SELECT type, path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
-    expect(stored).toEqual([{ type: 'taken', path: '.data.k0', manager: 'other' }]);
+    const stored = await ds.query(`SELECT type, path, fields_v1_path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
+    expect(stored).toEqual([
+      { type: 'taken', path: '.data.k0', fields_v1_path: 'f:data.f:k0', manager: 'other' },
+      { type: 'taken', path: '.data.k1', fields_v1_path: 'nul:f:data.f:k1', manager: 'ev\uFFFDil-2' },
+    ]);
+    await expectTransitionsAsTheFold(id);
     // The versions keep every owner.
     const versions = await ds.query(`SELECT fields::text AS fields FROM ownership_versions WHERE generation = $1 AND object_id = $2 ORDER BY seq`, [generation, id]);
     expect(versions.map((v: { fields: string }) => v.fields.includes('ev\\u0000il'))).toEqual([true, true]);

@@ -1,5 +1,6 @@
 import { evolveObjectOwnership, type FieldTransition, type ObjectOwnershipState } from '../../../audit/src/index.js';
 import { caseEvents, caseNames } from '../../../audit/src/testing/conformance-events.js';
+import { recordsetParam } from './recordset-param.js';
 import { transitionFromRow, transitionRow, type TransitionRow } from './transition-row.js';
 
 /** A row as Postgres gives it back: through JSON, `seq` as text, `at` a Date. */
@@ -35,6 +36,19 @@ describe('field_transitions rows', () => {
     const shared = all.find((t) => t.owners.length > 1 && t.from.length > 0);
     expect(shared).toBeDefined();
     expect(Object.keys(transitionRow(shared!, 0)['transition'] as object)).toEqual(expect.arrayContaining(['from', 'owners']));
+  });
+
+  it('keeps a path or a manager holding U+0000 exactly in the json, with stand-ins in the text columns a path lookup never finds', () => {
+    const t = all.find((x) => x.manager !== null && x.owners.length === 1)!;
+    const nul: FieldTransition = { ...t, path: `${t.path}.a\u0000b`, fieldsV1Path: `${t.fieldsV1Path}.f:a\u0000b`, manager: `ev\u0000il`, owners: [{ ...t.owners[0]!, manager: 'ev\u0000il' }] };
+    const row = transitionRow(nul, 0);
+    const columns = ['path', 'fields_v1_path', 'manager', 'operation', 'subresource'].map((c) => row[c] as string | null);
+    expect(columns.some((c) => c !== null && c.includes('\u0000'))).toBe(false);
+    expect(row['fields_v1_path']).toBe(`nul:${t.fieldsV1Path}.f:a\uFFFDb`);
+    expect(recordsetParam([row], ['transition'])).not.toMatch(/"(path|fields_v1_path|manager)":"[^"]*\\u0000/);
+    expect(JSON.stringify(transitionFromRow(readBack(nul)))).toBe(asRead(nul));
+    // Without U+0000 nothing changes: the row is as before.
+    expect(transitionRow(t, 0)['transition']).not.toHaveProperty('exact');
   });
 
   it('reads rows written with every key, as before', () => {

@@ -8,7 +8,25 @@ type TransitionRest = Pick<FieldTransition, 'apiVersion' | 'from' | 'owners' | '
  * `notes` empty, `reconstructed` false, `owners` exactly the actor alone, which most transitions
  * are: a manager that starts owning a field nobody else owns). Rows written before hold every key.
  */
-type StoredRest = Pick<TransitionRest, 'apiVersion' | 'valueChanged'> & Partial<TransitionRest>;
+type StoredRest = Pick<TransitionRest, 'apiVersion' | 'valueChanged'> & Partial<TransitionRest> & { exact?: ExactTexts };
+
+/**
+ * The texts a transition keeps in its own columns. Postgres `text` cannot hold U+0000, which a
+ * path (a custom resource's free-form map key) or a manager (any client's name) may: such a
+ * transition keeps them exactly in its json (`exact`, where the escape is kept as written), and
+ * its columns hold stand-ins ({@link standIn}; `fields_v1_path` also prefixed {@link NUL_PATH}).
+ */
+type ExactTexts = Pick<FieldTransition, 'path' | 'fieldsV1Path' | 'manager' | 'operation' | 'subresource'>;
+
+/**
+ * The prefix of a stand-in `fields_v1_path`: no FieldsV1 path starts so (each element starts `f:`,
+ * `k:`, `v:` or `i:`), so a path's transitions, read by that column, never include such a row.
+ * (A path holding U+0000 cannot be asked about: `resolvePath` refuses it.)
+ */
+const NUL_PATH = 'nul:';
+const holdsNul = (s: string | null): boolean => s !== null && s.includes('\u0000');
+/** A column's stand-in for a text holding U+0000: U+FFFD in its place. */
+const standIn = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, '\uFFFD') as T));
 
 /** SQL: a {@link TransitionRow} of `field_transitions t`. */
 export const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
@@ -45,6 +63,13 @@ export function transitionRow(t: FieldTransition, ordinal: number): Record<strin
     ...(t.reconstructed && { reconstructed: true }),
     ...(t.notes.length > 0 && { notes: t.notes }),
   };
+  const texts: ExactTexts = { path: t.path, fieldsV1Path: t.fieldsV1Path, manager: t.manager, operation: t.operation, subresource: t.subresource };
+  if (Object.values(texts).some(holdsNul)) {
+    return {
+      object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: standIn(t.path), fields_v1_path: NUL_PATH + standIn(t.fieldsV1Path),
+      manager: standIn(t.manager), operation: standIn(t.operation), subresource: standIn(t.subresource), transition: { ...rest, exact: texts },
+    };
+  }
   return {
     object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: t.path, fields_v1_path: t.fieldsV1Path,
     manager: t.manager, operation: t.operation, subresource: t.subresource, transition: rest,
@@ -54,13 +79,13 @@ export function transitionRow(t: FieldTransition, ordinal: number): Record<strin
 /** The transition of a row (keys in `FieldTransition` order; `at` as the projector wrote it, an ISO time). */
 export function transitionFromRow(r: TransitionRow): FieldTransition {
   const rest = r.transition;
-  const t = { manager: r.manager, operation: r.operation, subresource: r.subresource, apiVersion: rest.apiVersion };
-  const owner = actor(t);
+  const x: ExactTexts = rest.exact ?? { path: r.path, fieldsV1Path: r.fields_v1_path, manager: r.manager, operation: r.operation, subresource: r.subresource };
+  const owner = actor({ manager: x.manager, operation: x.operation, subresource: x.subresource, apiVersion: rest.apiVersion });
   // Owners are left out only where the row names the actor: one that names none cannot have been written so.
   if (rest.owners === undefined && owner === null) throw new Error(`field_transitions row ${r.object_id}/${r.seq}/${r.ordinal} has no owners and names no actor`);
   return {
-    seq: r.seq, at: r.at.toISOString(), objectId: r.object_id, type: r.type, path: r.path, fieldsV1Path: r.fields_v1_path,
-    manager: r.manager, operation: r.operation, subresource: r.subresource, apiVersion: rest.apiVersion,
+    seq: r.seq, at: r.at.toISOString(), objectId: r.object_id, type: r.type, path: x.path, fieldsV1Path: x.fieldsV1Path,
+    manager: x.manager, operation: x.operation, subresource: x.subresource, apiVersion: rest.apiVersion,
     from: rest.from ?? [], owners: rest.owners ?? [owner!], valueChanged: rest.valueChanged, reconstructed: rest.reconstructed ?? false, notes: rest.notes ?? [],
   };
 }
