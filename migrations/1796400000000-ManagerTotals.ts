@@ -12,7 +12,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (keys whose parts cancel out left out). Every writer of the index keeps them (the projection, its
  * deletes and backfills, a generation dropped, a worker of an earlier version during an upgrade),
  * and the parts are only inserted, so concurrent batches never wait on each other's rows. The
- * worker folds a key's parts into one row every few seconds (`ManagerTotalsCompaction`).
+ * worker folds a key's parts into one row every few seconds (`ManagerTotalsCompaction`). A
+ * TRUNCATE of the index (which fires no DELETE trigger) empties the totals. Sums are `bigint`, so a
+ * part never overflows where the read's `integer` would not.
  *
  * Up: the table, the triggers, then the sums of the stored rows, with `manager_objects` locked
  * against writes in between (a batch committing then would be counted twice or not at all).
@@ -28,8 +30,8 @@ export class ManagerTotals1796400000000 implements MigrationInterface {
         cluster text NOT NULL,
         manager text NOT NULL,
         identities text,
-        objects integer NOT NULL,
-        fields integer NOT NULL
+        objects bigint NOT NULL,
+        fields bigint NOT NULL
       )`);
     await q.query(`CREATE INDEX idx_manager_totals_manager ON manager_totals (generation, manager COLLATE "C")`);
     await q.query(`
@@ -62,6 +64,9 @@ export class ManagerTotals1796400000000 implements MigrationInterface {
                    REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION manager_totals_follow()`);
     await q.query(`CREATE TRIGGER manager_totals_on_delete AFTER DELETE ON manager_objects
                    REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION manager_totals_follow()`);
+    // TRUNCATE fires no row or DELETE trigger: emptying the index empties its totals.
+    await q.query(`CREATE FUNCTION manager_totals_empty() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN DELETE FROM manager_totals; RETURN NULL; END $fn$`);
+    await q.query(`CREATE TRIGGER manager_totals_on_truncate AFTER TRUNCATE ON manager_objects FOR EACH STATEMENT EXECUTE FUNCTION manager_totals_empty()`);
     await q.query(`
       INSERT INTO manager_totals (generation, cluster, manager, identities, objects, fields)
       SELECT m.generation, m.cluster, m.manager, m.identities::text, count(*), sum(coalesce(m.identity_field_count, m.field_count))
@@ -69,6 +74,8 @@ export class ManagerTotals1796400000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TRIGGER manager_totals_on_truncate ON manager_objects`);
+    await q.query(`DROP FUNCTION manager_totals_empty()`);
     await q.query(`DROP TRIGGER manager_totals_on_delete ON manager_objects`);
     await q.query(`DROP TRIGGER manager_totals_on_update ON manager_objects`);
     await q.query(`DROP TRIGGER manager_totals_on_insert ON manager_objects`);

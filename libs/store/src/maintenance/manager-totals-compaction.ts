@@ -1,4 +1,13 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { inTransaction } from '../database/transaction.util.js';
+
+/**
+ * Held (for its transaction) by a compaction and by the deletes of retired generations' totals: a
+ * compaction that folded a retired generation's parts commits before such a delete takes its
+ * snapshot, or starts after it, so the folded row never outlives the delete (a generation number
+ * a failed rebuild left behind is used again by the next one).
+ */
+export const MANAGER_TOTALS_LOCK = 7_291_003;
 
 /** What one compaction did. */
 export interface CompactionResult {
@@ -17,7 +26,14 @@ export class ManagerTotalsCompaction {
   constructor(private readonly dataSource: DataSource) {}
 
   async run(): Promise<CompactionResult> {
-    const [row]: { folded: number; kept: number }[] = await this.dataSource.query(
+    return inTransaction(this.dataSource, async (q) => {
+      await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_TOTALS_LOCK]);
+      return this.fold(q);
+    });
+  }
+
+  private async fold(q: QueryRunner): Promise<CompactionResult> {
+    const [row]: { folded: number; kept: number }[] = await q.query(
       `WITH split AS (
          SELECT generation, cluster, manager, identities FROM manager_totals GROUP BY generation, cluster, manager, identities HAVING count(*) > 1
        ), gone AS (

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import { ManagerTotals1796400000000 } from '../../../../migrations/1796400000000-ManagerTotals.js';
 import { createTestDatabase, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
-import { ManagerTotalsCompaction } from './manager-totals-compaction.js';
+import { ProjectionGenerationsRepository } from '../projections/projection-generations.repository.js';
+import { MANAGER_TOTALS_LOCK, ManagerTotalsCompaction } from './manager-totals-compaction.js';
 
 /** The sums of `manager_totals`, key by key, as the list reads them. */
 const TOTALS = `
@@ -86,7 +87,47 @@ describe('manager_totals (real Postgres): the triggers, the migration, the compa
       await batch.release();
     }
     await expectTotalsToMatchTheIndex();
+    // Two at once (not forced to overlap; the lock serializes them when they do).
     await Promise.all([new ManagerTotalsCompaction(ds).run(), new ManagerTotalsCompaction(ds).run()]);
+    await expectTotalsToMatchTheIndex();
+  });
+
+  it('a rebuild drops a retired generation\'s totals after a compaction that folded them commits, so the number it reuses starts from nothing', async () => {
+    const generations = new ProjectionGenerationsRepository(ds);
+    const active = await generations.active();
+    const retired = active + 1;
+    await insert(retired, 'left-behind', [1, 10], '[["Apply","v1",""]]'); // a rebuild that crashed
+    // A compaction in flight: it holds the lock and has folded the retired generation's parts into a row of its own.
+    const compaction = ds.createQueryRunner();
+    let dropped = false;
+    try {
+      await compaction.startTransaction();
+      await compaction.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_TOTALS_LOCK]);
+      await compaction.query(`DELETE FROM manager_totals WHERE generation = $1`, [retired]);
+      await compaction.query(`INSERT INTO manager_totals (generation, cluster, manager, identities, objects, fields) VALUES ($1, 'c', 'left-behind', '[["Apply","v1",""]]', 10, 40)`, [retired]);
+      const rebuild = generations.beginRebuild().then((n) => ((dropped = true), n));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(dropped).toBe(false); // its totals delete waits for the compaction
+      await compaction.commitTransaction();
+      expect(await rebuild).toBe(retired);
+    } finally {
+      await compaction.release();
+    }
+    expect(await ds.query(`SELECT * FROM manager_totals WHERE generation <> $1`, [active])).toEqual([]);
+    await insert(retired, 'left-behind', [1, 4], '[["Apply","v1",""]]');
+    await expectTotalsToMatchTheIndex();
+    await ds.query(`DELETE FROM manager_objects WHERE generation = $1`, [retired]);
+    await ds.query(`UPDATE projection_generations SET building = NULL`);
+  });
+
+  it('a TRUNCATE of the index, which fires no DELETE trigger, empties the totals', async () => {
+    const saved = await ds.query(`SELECT * FROM manager_objects`);
+    await ds.query(`TRUNCATE manager_objects`);
+    expect(await ds.query(`SELECT * FROM manager_totals`)).toEqual([]);
+    await ds.query(
+      `INSERT INTO manager_objects SELECT * FROM json_populate_recordset(NULL::manager_objects, $1::json)`,
+      [JSON.stringify(saved)],
+    );
     await expectTotalsToMatchTheIndex();
   });
 

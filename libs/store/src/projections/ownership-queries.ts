@@ -529,7 +529,7 @@ export class OwnershipQueries {
   private async indexedManagerSummaries(
     at: AsOf | null, after: string | undefined, limit: number | null, scopes: readonly AccessScope[] | undefined, cluster: string | undefined, exclude: readonly string[],
   ): Promise<ManagerListItem[]> {
-    if (at === null && scopes === undefined) return this.managerTotals(after, limit, cluster);
+    if (at === null && scopes === undefined && exclude.length === 0) return this.managerTotals(after, limit, cluster);
     const params: unknown[] = [after ?? null, cluster ?? null];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';

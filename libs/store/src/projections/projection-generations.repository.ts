@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
+import { MANAGER_TOTALS_LOCK } from '../maintenance/manager-totals-compaction.js';
 import { ownershipCheckpoint } from './ownership-projection.store.js';
 
 const PROJECTION = 'ownership';
@@ -44,9 +45,14 @@ export class ProjectionGenerationsRepository {
 
   /** Deletes the rows and checkpoints of every generation but `kept`. */
   private async dropAllBut(kept: number): Promise<void> {
-    for (const table of ['field_transitions', 'manager_objects', 'manager_totals', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
+    for (const table of ['field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
+    // After the index (whose delete adds the totals' last parts), under the compaction's lock (`MANAGER_TOTALS_LOCK` says why).
+    await inTransaction(this.dataSource, async (q) => {
+      await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_TOTALS_LOCK]);
+      await q.query(`DELETE FROM manager_totals WHERE generation <> $1`, [kept]);
+    });
     await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection LIKE 'ownership@%' AND projection <> $1`, [ownershipCheckpoint(kept)]);
   }
 }
