@@ -64,8 +64,10 @@ export class ManagerTotals1796400000000 implements MigrationInterface {
                    REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION manager_totals_follow()`);
     await q.query(`CREATE TRIGGER manager_totals_on_delete AFTER DELETE ON manager_objects
                    REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION manager_totals_follow()`);
-    // TRUNCATE fires no row or DELETE trigger: emptying the index empties its totals.
-    await q.query(`CREATE FUNCTION manager_totals_empty() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN DELETE FROM manager_totals; RETURN NULL; END $fn$`);
+    // TRUNCATE fires no row or DELETE trigger: emptying the index empties its totals, under the
+    // compaction's lock (MANAGER_TOTALS_LOCK in libs/store: else a compaction in flight leaves its folded row).
+    await q.query(`CREATE FUNCTION manager_totals_empty() RETURNS trigger LANGUAGE plpgsql AS $fn$
+                   BEGIN PERFORM pg_advisory_xact_lock(7291003); DELETE FROM manager_totals; RETURN NULL; END $fn$`);
     await q.query(`CREATE TRIGGER manager_totals_on_truncate AFTER TRUNCATE ON manager_objects FOR EACH STATEMENT EXECUTE FUNCTION manager_totals_empty()`);
     await q.query(`
       INSERT INTO manager_totals (generation, cluster, manager, identities, objects, fields)

@@ -120,9 +120,21 @@ describe('manager_totals (real Postgres): the triggers, the migration, the compa
     await ds.query(`UPDATE projection_generations SET building = NULL`);
   });
 
-  it('a TRUNCATE of the index, which fires no DELETE trigger, empties the totals', async () => {
+  it('a TRUNCATE of the index, which fires no DELETE trigger, empties the totals, after a compaction in flight', async () => {
     const saved = await ds.query(`SELECT * FROM manager_objects`);
-    await ds.query(`TRUNCATE manager_objects`);
+    const compaction = ds.createQueryRunner();
+    try {
+      await compaction.startTransaction();
+      await compaction.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_TOTALS_LOCK]);
+      await compaction.query(`DELETE FROM manager_totals WHERE manager = 'kubectl'`);
+      await compaction.query(`INSERT INTO manager_totals (generation, cluster, manager, identities, objects, fields) VALUES (1, 'c', 'kubectl', NULL, 7, 7)`);
+      const truncated = ds.query(`TRUNCATE manager_objects`);
+      await new Promise((r) => setTimeout(r, 300));
+      await compaction.commitTransaction();
+      await truncated;
+    } finally {
+      await compaction.release();
+    }
     expect(await ds.query(`SELECT * FROM manager_totals`)).toEqual([]);
     await ds.query(
       `INSERT INTO manager_objects SELECT * FROM json_populate_recordset(NULL::manager_objects, $1::json)`,

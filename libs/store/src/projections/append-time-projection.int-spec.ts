@@ -5,7 +5,7 @@ import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, sca
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
-import { ProjectionConflictError, foldObjectOwnership, type OwnershipProjector } from '../../../audit/src/index.js';
+import { ProjectionConflictError, fieldHistory, foldObjectOwnership, type OwnershipProjector } from '../../../audit/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
@@ -215,9 +215,13 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     const stored = await ds.query(`SELECT type, path, fields_v1_path, manager FROM field_transitions WHERE generation = $1 AND object_id = $2 ORDER BY seq, ordinal`, [generation, id]);
     expect(stored).toEqual([
       { type: 'taken', path: '.data.k0', fields_v1_path: 'f:data.f:k0', manager: 'other' },
-      { type: 'taken', path: '.data.k1', fields_v1_path: 'nul:f:data.f:k1', manager: 'ev\uFFFDil-2' },
+      { type: 'taken', path: '.data.k1', fields_v1_path: 'f:data.f:k1', manager: 'ev\uFFFDil-2' },
     ]);
     await expectTransitionsAsTheFold(id);
+    // The path is clean: its history lists the transitions by those managers, as the fold does.
+    const events = await new ObservedEventLoader(ds).load(await new EventReader(ds).objectHistory(id));
+    expect(JSON.stringify((await new OwnershipQueries(ds).fieldHistory(id, '.data.k1')).transitions)).toBe(JSON.stringify(fieldHistory(events, '.data.k1').transitions));
+    expect((await new OwnershipQueries(ds).fieldHistory(id, '.data.k1')).transitions.map((t) => t.manager)).toEqual(['ev\u0000il', 'ev\u0000il-2']);
     // The versions keep every owner.
     const versions = await ds.query(`SELECT fields::text AS fields FROM ownership_versions WHERE generation = $1 AND object_id = $2 ORDER BY seq`, [generation, id]);
     expect(versions.map((v: { fields: string }) => v.fields.includes('ev\\u0000il'))).toEqual([true, true]);

@@ -47,6 +47,10 @@ describe('field_transitions rows', () => {
     expect(row['fields_v1_path']).toBe(`nul:${t.fieldsV1Path}.f:a\uFFFDb`);
     expect(recordsetParam([row], ['transition'])).not.toMatch(/"(path|fields_v1_path|manager)":"[^"]*\\u0000/);
     expect(JSON.stringify(transitionFromRow(readBack(nul)))).toBe(asRead(nul));
+    // A manager alone holding one: the path keeps its column, so the path's transitions find it; a lone surrogate is a stand-in too.
+    const byManager = transitionRow({ ...t, manager: 'ev\u0000il\ud800', owners: [{ ...t.owners[0]!, manager: 'ev\u0000il\ud800' }] }, 0);
+    expect([byManager['fields_v1_path'], byManager['manager']]).toEqual([t.fieldsV1Path, 'ev\uFFFDil\uFFFD']);
+    expect(JSON.stringify(transitionFromRow(readBack({ ...t, manager: 'ev\u0000il\ud800', owners: [{ ...t.owners[0]!, manager: 'ev\u0000il\ud800' }] })).manager)).toBe('"ev\\u0000il\\ud800"');
     // Without U+0000 nothing changes: the row is as before.
     expect(transitionRow(t, 0)['transition']).not.toHaveProperty('exact');
   });

@@ -14,7 +14,8 @@ type StoredRest = Pick<TransitionRest, 'apiVersion' | 'valueChanged'> & Partial<
  * The texts a transition keeps in its own columns. Postgres `text` cannot hold U+0000, which a
  * path (a custom resource's free-form map key) or a manager (any client's name) may: such a
  * transition keeps them exactly in its json (`exact`, where the escape is kept as written), and
- * its columns hold stand-ins ({@link standIn}; `fields_v1_path` also prefixed {@link NUL_PATH}).
+ * its columns hold stand-ins ({@link standIn}; a `fields_v1_path` holding one also prefixed
+ * {@link NUL_PATH}, a clean one kept, so that the path's transitions by such a manager are found).
  */
 type ExactTexts = Pick<FieldTransition, 'path' | 'fieldsV1Path' | 'manager' | 'operation' | 'subresource'>;
 
@@ -24,9 +25,15 @@ type ExactTexts = Pick<FieldTransition, 'path' | 'fieldsV1Path' | 'manager' | 'o
  * (A path holding U+0000 cannot be asked about: `resolvePath` refuses it.)
  */
 const NUL_PATH = 'nul:';
-const holdsNul = (s: string | null): boolean => s !== null && s.includes('\u0000');
-/** A column's stand-in for a text holding U+0000: U+FFFD in its place. */
-const standIn = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, '\uFFFD') as T));
+/**
+ * What `text` cannot hold: U+0000, and a lone surrogate (which `json_to_recordset` refuses to decode;
+ * a real API server never sends one, Go's JSON decoder makes it U+FFFD, but any client of this
+ * service's sandbox can).
+ */
+const UNTEXTABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const holdsNul = (s: string | null): boolean => s !== null && s.search(UNTEXTABLE) >= 0;
+/** A column's stand-in for a text `text` cannot hold: U+FFFD in place of each character it cannot. */
+const standIn = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(UNTEXTABLE, '\uFFFD') as T));
 
 /** SQL: a {@link TransitionRow} of `field_transitions t`. */
 export const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
@@ -65,8 +72,11 @@ export function transitionRow(t: FieldTransition, ordinal: number): Record<strin
   };
   const texts: ExactTexts = { path: t.path, fieldsV1Path: t.fieldsV1Path, manager: t.manager, operation: t.operation, subresource: t.subresource };
   if (Object.values(texts).some(holdsNul)) {
+    // Only a path that holds one gets the prefix: a clean path's transitions by such a manager are found by path.
+    const nulPath = holdsNul(t.path) || holdsNul(t.fieldsV1Path);
     return {
-      object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: standIn(t.path), fields_v1_path: NUL_PATH + standIn(t.fieldsV1Path),
+      object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: standIn(t.path),
+      fields_v1_path: nulPath ? NUL_PATH + standIn(t.fieldsV1Path) : t.fieldsV1Path,
       manager: standIn(t.manager), operation: standIn(t.operation), subresource: standIn(t.subresource), transition: { ...rest, exact: texts },
     };
   }
