@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, ownershipCheckpoint } from '../libs/store/src/index.js';
+import { managerTotalsAndIndexSums } from '../libs/store/src/testing/manager-totals.sums.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { createTestContext, deploymentObservation, waitFor, type TestContext } from '../libs/testing/src/index.js';
 import { startApplication, type RunningApplication } from '../apps/bootstrap.js';
@@ -66,14 +67,11 @@ describe('ingest pipeline through BullMQ (real Postgres and Redis)', () => {
     for (const r of rows) expect(r.rvs).toEqual(expected);
 
     // The manager totals follow the index the lanes wrote, and the maintenance lane's schedule folds them to one row per key.
-    const totals = `SELECT generation, cluster, manager, identities, sum(objects)::integer AS objects, sum(fields)::integer AS fields
-                    FROM manager_totals GROUP BY 1, 2, 3, 4 HAVING sum(objects) <> 0 OR sum(fields) <> 0 ORDER BY 1, 2, 3, 4`;
-    const counted = `SELECT generation, cluster, manager, identities::text AS identities, count(*)::integer AS objects,
-                            sum(coalesce(identity_field_count, field_count))::integer AS fields
-                     FROM manager_objects GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
-    expect(await ds.query(totals)).toEqual(await ds.query(counted));
+    const before = await managerTotalsAndIndexSums(ds);
+    expect(before.totals).toEqual(before.counted);
     await waitFor('manager totals compacted', async () => (await count(`SELECT count(*) - count(DISTINCT (generation, cluster, manager, identities)) AS n FROM manager_totals`)) === 0, 30_000);
-    expect(await ds.query(totals)).toEqual(await ds.query(counted));
-    expect(await count(`SELECT count(*) AS n FROM manager_totals`)).toBe((await ds.query(counted)).length);
+    const after = await managerTotalsAndIndexSums(ds);
+    expect(after.totals).toEqual(after.counted);
+    expect(await count(`SELECT count(*) AS n FROM manager_totals`)).toBe(after.counted.length);
   });
 });

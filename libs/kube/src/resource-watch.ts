@@ -252,7 +252,7 @@ export class ResourceWatch {
     } catch (e) {
       const previous = cont !== undefined && e instanceof KubeError && e.status === 400 ? limit.keepPrevious() : undefined;
       if (previous === undefined) throw e;
-      this.logger.warn({ resource: this.key, limit: n, previous, err: e }, 'the server refused a continue token with another limit: listing the rest by the first one (WATCH_PAGE_BYTES does not apply)');
+      this.logger.warn({ resource: this.key, limit: n, previous, err: e }, 'the server refused a continue token with another limit: listing the rest by the limit of the page before (WATCH_PAGE_BYTES does not apply)');
       return ask(previous);
     }
   }

@@ -31,7 +31,7 @@ const NUL_PATH = 'nul:';
  * service's sandbox can).
  */
 const UNTEXTABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const holdsNul = (s: string | null): boolean => s !== null && s.search(UNTEXTABLE) >= 0;
+const untextable = (s: string | null): boolean => s !== null && s.search(UNTEXTABLE) >= 0;
 /** A column's stand-in for a text `text` cannot hold: U+FFFD in place of each character it cannot. */
 const standIn = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(UNTEXTABLE, '\uFFFD') as T));
 
@@ -71,9 +71,9 @@ export function transitionRow(t: FieldTransition, ordinal: number): Record<strin
     ...(t.notes.length > 0 && { notes: t.notes }),
   };
   const texts: ExactTexts = { path: t.path, fieldsV1Path: t.fieldsV1Path, manager: t.manager, operation: t.operation, subresource: t.subresource };
-  if (Object.values(texts).some(holdsNul)) {
+  if (Object.values(texts).some(untextable)) {
     // Only a path that holds one gets the prefix: a clean path's transitions by such a manager are found by path.
-    const nulPath = holdsNul(t.path) || holdsNul(t.fieldsV1Path);
+    const nulPath = untextable(t.path) || untextable(t.fieldsV1Path);
     return {
       object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: standIn(t.path),
       fields_v1_path: nulPath ? NUL_PATH + standIn(t.fieldsV1Path) : t.fieldsV1Path,
