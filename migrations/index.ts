@@ -15,5 +15,6 @@ import { VersionTimes1796100000000 } from './1796100000000-VersionTimes.js';
 import { StateUpdatesInPlace1796200000000 } from './1796200000000-StateUpdatesInPlace.js';
 import { PatchPaths1796300000000 } from './1796300000000-PatchPaths.js';
 import { ManagerTotals1796400000000 } from './1796400000000-ManagerTotals.js';
+import { ChangePaths1796500000000 } from './1796500000000-ChangePaths.js';
 
-export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000, SnapshotPatches1795700000000, SchemaChoices1795750000000, ObjectRowsWrittenOnce1795800000000, ObjectFindings1795900000000, DerivedVersions1796000000000, VersionTimes1796100000000, StateUpdatesInPlace1796200000000, PatchPaths1796300000000, ManagerTotals1796400000000];
+export const migrations = [CreateEventStore1763726400000, CreateApiSchemas1763740800000, CreateOwnershipProjections1795266505291, CreateOwnershipVersions1795300000000, CreateDeadLettersAndWatchPositions1795400000000, BaselineTransitions1795500000000, OwnershipStateSchema1795600000000, SnapshotPatches1795700000000, SchemaChoices1795750000000, ObjectRowsWrittenOnce1795800000000, ObjectFindings1795900000000, DerivedVersions1796000000000, VersionTimes1796100000000, StateUpdatesInPlace1796200000000, PatchPaths1796300000000, ManagerTotals1796400000000, ChangePaths1796500000000];

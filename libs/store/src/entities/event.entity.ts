@@ -21,4 +21,6 @@ export class EventEntity {
   @Column({ type: 'text', name: 'body_encoding' }) bodyEncoding!: BodyEncoding;
   /** The summary of a snapshot patch's paths (`patchPathsOf`, a signed 64-bit integer as text); null for a snapshot or an event written before. */
   @Column({ type: 'bigint', name: 'patch_paths', nullable: true }) patchPaths!: string | null;
+  /** The summary of the paths whose value can differ from the event before's (`changePathsOfPatch`, as text); null for an event written before. */
+  @Column({ type: 'bigint', name: 'change_paths', nullable: true }) changePaths!: string | null;
 }

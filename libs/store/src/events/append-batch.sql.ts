@@ -31,7 +31,7 @@ WITH k AS (
 ), locked AS (
   -- The snapshot (the body patches are made against) as text: JSON.parse takes it as is (a bytea comes back as hex to decode first).
   SELECT o.id, o.cluster_id, o.uid, o.api_group, o.kind, o.last_seq, o.last_fields_hash, o.last_values_hash,
-         o.snapshot_hash, convert_from(b.bytes, 'UTF8') AS snapshot, o.events_since_snapshot, o.deleted_at
+         o.snapshot_hash, convert_from(b.bytes, 'UTF8') AS snapshot, o.events_since_snapshot, o.last_patch_ops, o.deleted_at
   FROM objects o JOIN k ON o.cluster_id = k.c AND o.uid = k.u
     LEFT JOIN blobs b ON b.hash = o.snapshot_hash
   ORDER BY o.id
@@ -39,7 +39,7 @@ WITH k AS (
 ), created AS (
   SELECT nextval(pg_get_serial_sequence('objects', 'id')) AS id, k.c AS cluster_id, k.u AS uid, k.g AS api_group, k.kd AS kind, NULL::bigint AS last_seq,
          NULL::bytea AS last_fields_hash, NULL::bytea AS last_values_hash, NULL::bytea AS snapshot_hash, NULL::text AS snapshot,
-         0 AS events_since_snapshot, NULL::timestamptz AS deleted_at
+         0 AS events_since_snapshot, NULL::bytea AS last_patch_ops, NULL::timestamptz AS deleted_at
   FROM k
   WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.cluster_id = k.c AND locked.uid = k.u)
   ORDER BY k.i
@@ -71,7 +71,9 @@ FROM tips t LEFT JOIN (SELECT object_id, array_agg(resource_version) AS fresh FR
  * $19 values hashes (same), $20 snapshot hashes (same), $21 events since snapshot, $22 deleted at,
  * $23 api versions, $24 namespaces, $25 names, $26 first, $27 last seen; for new objects also
  * $28 created, $29 cluster ids, $30 uids, $31 groups, $32 kinds, $33 resources. Events again: $34 the
- * summaries of their patches' paths (null for snapshots).
+ * summaries of their patches' paths (null for snapshots), $35 the summaries of the paths whose
+ * values changed. Tips again: $36 the operations of the last event's patch (`encodePatchOps`;
+ * written after the object's new last sequence, which the statement knows).
  */
 export const WRITE_BATCH = `
 WITH b AS (
@@ -82,19 +84,19 @@ WITH b AS (
   ON CONFLICT (hash) DO NOTHING
 ), e AS (
   INSERT INTO events (object_id, resource_version, api_version, event_type, source, observed_at,
-                      managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding, patch_paths)
+                      managed_fields_hash, managed_fields_times, values_hash, body_hash, body_encoding, patch_paths, change_paths)
   SELECT o, rv, av, et, s, oa, ${fixedSlice('$11::bytea', 'ord', HASH_BYTES)}, mt,
-         ${fixedSlice('$13::bytea', 'ord', HASH_BYTES)}, ${fixedSlice('$14::bytea', 'ord', HASH_BYTES)}, be, pp
-  FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::jsonb[], $15::text[], $34::bigint[])
-    WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, pp, ord)
+         ${fixedSlice('$13::bytea', 'ord', HASH_BYTES)}, ${fixedSlice('$14::bytea', 'ord', HASH_BYTES)}, be, pp, cp
+  FROM unnest($5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::jsonb[], $15::text[], $34::bigint[], $35::bigint[])
+    WITH ORDINALITY AS x(o, rv, av, et, s, oa, mt, be, pp, cp, ord)
   ORDER BY ord
   RETURNING object_id, seq, resource_version, observed_at
 ), m AS (
   SELECT object_id, max(seq) AS seq FROM e GROUP BY object_id
 ), u AS (
   SELECT * FROM unnest($16::bigint[], $17::bool[], $21::int[], $22::timestamptz[], $23::text[], $24::text[], $25::text[],
-                       $26::timestamptz[], $27::timestamptz[], $28::bool[], $29::int[], $30::text[], $31::text[], $32::text[], $33::text[])
-    WITH ORDINALITY AS u(id, touched, n_since, deleted_at, av, ns, n, f, l, created, c, uid, g, kd, r, i)
+                       $26::timestamptz[], $27::timestamptz[], $28::bool[], $29::int[], $30::text[], $31::text[], $32::text[], $33::text[], $36::bytea[])
+    WITH ORDINALITY AS u(id, touched, n_since, deleted_at, av, ns, n, f, l, created, c, uid, g, kd, r, ops, i)
 ), tip AS (
   UPDATE objects o SET
     api_version = u.av, namespace = u.ns, name = u.n,
@@ -104,18 +106,19 @@ WITH b AS (
     last_values_hash = CASE WHEN u.touched THEN ${fixedSlice('$19::bytea', 'u.i', HASH_BYTES)} ELSE o.last_values_hash END,
     snapshot_hash = CASE WHEN u.touched THEN ${fixedSlice('$20::bytea', 'u.i', HASH_BYTES)} ELSE o.snapshot_hash END,
     events_since_snapshot = CASE WHEN u.touched THEN u.n_since ELSE o.events_since_snapshot END,
+    last_patch_ops = CASE WHEN u.touched THEN int8send(m.seq) || u.ops ELSE o.last_patch_ops END,
     deleted_at = CASE WHEN u.touched THEN u.deleted_at ELSE o.deleted_at END
   FROM u LEFT JOIN m ON m.object_id = u.id
   WHERE o.id = u.id AND NOT u.created
 ), born AS (
   INSERT INTO objects (id, cluster_id, uid, api_group, api_version, kind, resource, namespace, name, first_seen_at, last_seen_at,
-                       last_seq, last_fields_hash, last_values_hash, snapshot_hash, events_since_snapshot, deleted_at)
+                       last_seq, last_fields_hash, last_values_hash, snapshot_hash, events_since_snapshot, last_patch_ops, deleted_at)
   OVERRIDING SYSTEM VALUE
   SELECT u.id, u.c, u.uid, u.g, u.av, u.kd, u.r, u.ns, u.n, u.f, u.l, m.seq,
          CASE WHEN u.touched THEN ${fixedSlice('$18::bytea', 'u.i', HASH_BYTES)} END,
          CASE WHEN u.touched THEN ${fixedSlice('$19::bytea', 'u.i', HASH_BYTES)} END,
          CASE WHEN u.touched THEN ${fixedSlice('$20::bytea', 'u.i', HASH_BYTES)} END,
-         u.n_since, u.deleted_at
+         u.n_since, int8send(m.seq) || u.ops, u.deleted_at
   FROM u LEFT JOIN m ON m.object_id = u.id
   WHERE u.created
   ORDER BY u.i

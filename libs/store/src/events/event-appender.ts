@@ -9,6 +9,7 @@ import {
 import { inTransaction } from '../database/transaction.util.js';
 import { blobOf, type Blob } from '../ingest/managed-fields.util.js';
 import { decodeBodyChain, encodeBody, type Body } from '../ingest/body.util.js';
+import { decodePatchOps, encodePatchOps, type PatchOpDigest } from '../ingest/change-paths.util.js';
 import { activeStates, PostgresOwnershipProjectionStore } from '../projections/ownership-projection.store.js';
 import { managedFieldsEntry, observedEventOf, rebuildObject } from './observed-event.loader.js';
 import { prepareObservation, type PreparedObservation } from '../ingest/prepare-observation.js';
@@ -54,6 +55,8 @@ interface Tip {
   /** The object's newest stored event before this batch. */
   readonly previousSeq: string | null;
   sinceSnapshot: number;
+  /** The operations of the object's last event's patch (none where it is a snapshot; `null`: not known). */
+  lastPatchOps: PatchOpDigest[] | null;
   deletedAt: Date | null;
   touched: boolean;
   /** Seen for the first time: its row is inserted, tip included, by the write (its id is drawn already). */
@@ -72,6 +75,8 @@ interface EventRow {
   readonly bodyJson: string;
   /** The summary of a patch's paths (`patchPathsOf`), null for a snapshot. */
   readonly patchPaths: bigint | null;
+  /** The summary of the paths whose value can differ from the event before's (`events.change_paths`). */
+  readonly changePaths: bigint;
   /** The snapshot a patch was made against. */
   readonly snapshotJson: string | null;
 }
@@ -207,13 +212,15 @@ export class EventAppender {
         unchanged++;
         continue;
       }
-      const encoded = encodeBody(tip.snapshot?.body ?? null, p.body, decision.body === 'full');
+      // No value before the object's first event, nor in a deletion or after one: every path changes.
+      const gone = p.observation.type === 'DELETED' || tip.deletedAt !== null;
+      const encoded = encodeBody(tip.snapshot?.body ?? null, p.body, decision.body === 'full', gone ? null : tip.lastPatchOps);
       const bodyBlob = blobOf(encoded.json);
       // latin1 keys: a cheap 1:1 string of the hash bytes (hex costs twice the characters).
       for (const b of p.managedFields.entries) blobs.set(b.hash.toString('latin1'), b);
       blobs.set(p.managedFields.list.hash.toString('latin1'), p.managedFields.list);
       blobs.set(bodyBlob.hash.toString('latin1'), bodyBlob);
-      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, patchPaths: encoded.paths, snapshotJson: tip.snapshot?.json ?? null });
+      rows.push({ tip, p, bodyHash: bodyBlob.hash, bodyEncoding: encoded.encoding, bodyJson: encoded.json, patchPaths: encoded.paths, changePaths: encoded.changePaths, snapshotJson: tip.snapshot?.json ?? null });
       // encodeBody may still store a body whole (a patch that cannot carry it): the tip follows what was written.
       const next = nextTip(current, digest, encoded.encoding === 'full' ? 'full' : 'patch');
       tip.fieldsHash = p.managedFields.list.hash;
@@ -223,6 +230,7 @@ export class EventAppender {
         tip.snapshotHash = bodyBlob.hash;
       }
       tip.sinceSnapshot = next.eventsSinceSnapshot;
+      tip.lastPatchOps = encoded.ops;
       if (p.observation.type === 'DELETED') tip.deletedAt ??= new Date(p.observation.observedAt);
       tip.touched = true;
     }
@@ -295,7 +303,7 @@ export class EventAppender {
     }
     const rows: {
       id: string; cluster_id: number; uid: string; api_group: string; kind: string; last_seq: string | null; last_fields_hash: Buffer | null; last_values_hash: Buffer | null;
-      snapshot_hash: Buffer | null; snapshot: string | null; events_since_snapshot: number; deleted_at: Date | null; created: boolean; fresh: string[] | null;
+      snapshot_hash: Buffer | null; snapshot: string | null; events_since_snapshot: number; last_patch_ops: Buffer | null; deleted_at: Date | null; created: boolean; fresh: string[] | null;
     }[] = await q.query(LOCK_OBJECTS_AND_RECORD_SEEN, [...objectCols, ...keyCols]);
     for (const r of rows) {
       const cluster = clusterNames.get(r.cluster_id)!;
@@ -306,7 +314,7 @@ export class EventAppender {
       tips.set(k, {
         objectId, cluster, uid: r.uid, lastSeq: r.last_seq, fieldsHash: r.last_fields_hash,
         valuesHash: r.last_values_hash, snapshot: r.snapshot !== null ? snapshotOf(r.snapshot) : null, snapshotHash: r.snapshot_hash, previousSeq: r.last_seq,
-        sinceSnapshot: r.events_since_snapshot, deletedAt: r.deleted_at, touched: false, created: r.created,
+        sinceSnapshot: r.events_since_snapshot, lastPatchOps: decodePatchOps(r.last_patch_ops, r.last_seq), deletedAt: r.deleted_at, touched: false, created: r.created,
         identity: {
           // Group and kind as the row stores them (a new row stores the observation's): what the log's readers give the events.
           clusterId: r.cluster_id, group: r.api_group, apiVersion: o.resource.version, kind: r.kind, resource: o.resource.resource,
@@ -383,6 +391,9 @@ export class EventAppender {
       tips.map((t) => t.identity.kind),
       tips.map((t) => t.identity.resource),
       rows.map((r) => (r.patchPaths === null ? null : String(r.patchPaths))),
+      rows.map((r) => String(r.changePaths)),
+      // Written after the tip's new last sequence (by the statement): an earlier version's append leaves them behind it.
+      tips.map((t) => (t.touched ? encodePatchOps(t.lastPatchOps) : null)),
     ]);
     const newest = new Map<string, string>();
     for (const r of written) {

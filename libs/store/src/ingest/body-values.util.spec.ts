@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { apiVersionOf, evolveObjectOwnership, resolvePath, valueAt, type ObjectOwnershipState } from '../../../audit/src/index.js';
-import { caseEvents, caseNames } from '../../../audit/src/testing/conformance-events.js';
+import { valueAt } from '../../../audit/src/index.js';
+import { caseNames } from '../../../audit/src/testing/conformance-events.js';
+import { caseBodiesAndPaths } from '../testing/corpus-bodies.js';
 import { fieldName as field, indexElement as index, type Path } from '../../../ssa-engine/src/index.js';
 import { decodeBodyChain, encodeBody, type Body, type BodyEncoding } from './body.util.js';
 import { pathValuesAlongChain } from './body-values.util.js';
@@ -9,7 +10,7 @@ import { pathValuesAlongChain } from './body-values.util.js';
 function encodeAll(bodies: readonly Body[], whole: (i: number) => boolean): { encoding: BodyEncoding; json: string }[] {
   let snapshot: Body | null = null;
   return bodies.map((b, i) => {
-    const part = encodeBody(snapshot, b, whole(i));
+    const part = encodeBody(snapshot, b, whole(i), null);
     if (part.encoding === 'full') snapshot = b;
     return part;
   });
@@ -27,23 +28,8 @@ describe('pathValuesAlongChain', () => {
     let compared = 0;
     const wrong: string[] = [];
     for (const name of caseNames()) {
-      const { events, resolver } = caseEvents(name);
-      if (events.length === 0) continue;
-      const bodies = events.map((e) => {
-        const { managedFields: _m, resourceVersion: _r, ...metadata } = (e.object as { metadata: Record<string, unknown> }).metadata;
-        return { ...(e.object as Body), metadata };
-      });
-      let state: ObjectOwnershipState | undefined;
-      const paths = new Map<string, Path>();
-      for (const e of events) {
-        state = evolveObjectOwnership(state, e, resolver).state;
-        const type = resolver(apiVersionOf(e.group, e.version), e.kind, e.cluster).type;
-        for (const f of state.fields) {
-          if (paths.has(f.fieldsV1Path)) continue;
-          const { elements } = resolvePath(f.fieldsV1Path, type);
-          for (let n = 1; n <= elements.length; n++) paths.set(elements.slice(0, n).map((pe) => pe.str).join('.'), elements.slice(0, n));
-        }
-      }
+      const { bodies, paths } = caseBodiesAndPaths(name);
+      if (bodies.length === 0) continue;
       // A snapshot every third event, and only the first: patches on one snapshot, near it and far from it.
       for (const every of [3, Infinity]) {
         const parts = encodeAll(bodies, (i) => i % every === 0);

@@ -1,4 +1,5 @@
 import { applyPatch, type Operation } from 'rfc6902';
+import { EVERY_PATH, changePathsOfPatch, patchOpDigests, type PatchOpDigest } from './change-paths.util.js';
 import { diffJson } from './json-diff.util.js';
 import { patchPathsOf } from './patch-paths.util.js';
 import type { KubeObject } from '../../../common/src/index.js';
@@ -18,18 +19,39 @@ export function storedBody(object: KubeObject): Body {
   return { ...(object as unknown as Body), metadata };
 }
 
+/** A body as stored: its encoding and JSON, and the summaries of its paths (see `encodeBody`). */
+export interface EncodedBody {
+  readonly encoding: 'full' | 'snapshot-patch';
+  readonly json: string;
+  /** The summary of a patch's paths (`patchPathsOf`); `null` for a snapshot. */
+  readonly paths: bigint | null;
+  /** The operations of a patch, as the next event compares its own with them; none for a snapshot. */
+  readonly ops: PatchOpDigest[];
+  /** The summary of the paths whose value can differ from the event before's (`events.change_paths`). */
+  readonly changePaths: bigint;
+}
+
 /**
  * Encodes a body as a full snapshot or as an RFC 6902 patch against the object's last snapshot,
- * with the summary of a patch's paths (`patchPathsOf`; `null` for a snapshot).
+ * with the summary of a patch's paths and of the paths whose value changed since the event before,
+ * whose patch's operations are `previous` (none where it is the snapshot; `null`: not known, or the
+ * object has no value before, as at its first event and after a deletion).
  */
-export function encodeBody(snapshot: Body | null, next: Body, full: boolean): { encoding: 'full' | 'snapshot-patch'; json: string; paths: bigint | null } {
-  if (full || snapshot === null) return { encoding: 'full', json: JSON.stringify(next), paths: null };
+export function encodeBody(snapshot: Body | null, next: Body, full: boolean, previous: readonly PatchOpDigest[] | null): EncodedBody {
+  if (snapshot === null) return { encoding: 'full', json: JSON.stringify(next), paths: null, ops: [], changePaths: EVERY_PATH };
   const patch = diffJson(snapshot, next);
-  const json = JSON.stringify(patch);
+  // JSON.stringify of the array, element by element (the same text): each operation's text is its digest's input.
+  const texts = patch.map((op) => JSON.stringify(op));
+  const ops = patchOpDigests(patch, texts);
+  // A new snapshot compares with the event before as its patch from the snapshot before would: both are on that one.
+  const changePaths = changePathsOfPatch(previous, ops);
+  const json = `[${texts.join(',')}]`;
   // A patch cannot carry a "__proto__" key through applyPatch (it would be dropped or set a prototype),
   // nor replace the root: store those bodies whole (JSON.parse keeps "__proto__" as a plain key).
-  if (json.includes('"__proto__"') || patch.some((op) => op.path === '')) return { encoding: 'full', json: JSON.stringify(next), paths: null };
-  return { encoding: 'snapshot-patch', json, paths: patchPathsOf(patch) };
+  if (full || json.includes('"__proto__"') || patch.some((op) => op.path === '')) {
+    return { encoding: 'full', json: JSON.stringify(next), paths: null, ops: [], changePaths };
+  }
+  return { encoding: 'snapshot-patch', json, paths: patchPathsOf(patch), ops, changePaths };
 }
 
 function patched(body: Body, ops: unknown): Body {

@@ -40,7 +40,7 @@ describe('body encoding', () => {
   function encodeAll(bodies: readonly Record<string, unknown>[], whole: (i: number) => boolean = (i) => i === 0) {
     let snapshot: Record<string, unknown> | null = null;
     return bodies.map((b, i) => {
-      const part = encodeBody(snapshot, b, whole(i));
+      const part = encodeBody(snapshot, b, whole(i), null);
       if (part.encoding === 'full') snapshot = b;
       return part;
     });
@@ -87,7 +87,7 @@ describe('body encoding', () => {
       fc.property(fc.array(json, { minLength: 1, maxLength: 5 }), fc.array(json, { maxLength: 3 }), (old, later) => {
         const { parts, snapshot } = legacyChain(old);
         // After the migration, each object's snapshot is its last whole body.
-        parts.push(...later.map((b) => encodeBody(snapshot, b, false)));
+        parts.push(...later.map((b) => encodeBody(snapshot, b, false, null)));
         const bodies = [...old, ...later];
         expect(decodeBody(parts)).toEqual(JSON.parse(JSON.stringify(bodies.at(-1))));
         decodeBodyChain(parts).forEach((b, i) => expect(b).toEqual(JSON.parse(JSON.stringify(bodies[i]))));
@@ -106,7 +106,7 @@ describe('body encoding', () => {
         const parts = legacy.parts;
         let snapshot = legacy.snapshot;
         for (let i = legacyUpTo + 1; i < bodies.length; i++) {
-          const part = encodeBody(snapshot, bodies[i]!, steps[i]![1]);
+          const part = encodeBody(snapshot, bodies[i]!, steps[i]![1], null);
           if (part.encoding === 'full') snapshot = bodies[i]!;
           parts.push(part);
         }

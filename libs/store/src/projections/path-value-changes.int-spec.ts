@@ -8,7 +8,7 @@ import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { patchFilterOf } from '../ingest/body-values.util.js';
-import { projectedExplanation, projectedFieldHistory, readPathValueChanges } from './path-value-changes.query.js';
+import { projectedExplanation, projectedFieldHistory, readPathValueChanges, readSummarizedChanges } from './path-value-changes.query.js';
 import { OwnershipQueries } from './ownership-queries.js';
 
 // `fields/history` and `explain` read from the events at which a path's value can change must be the fold's, byte for byte,
@@ -85,18 +85,32 @@ describe('fields/history and explain from the events at which the path can chang
     // An annotation every event: every patch reaches it, so each is read.
     const annotation = resolvePath('.metadata.annotations', undefined);
     expect((await readPathValueChanges(ds, id, last, { fieldsV1Path: annotation.fieldsV1Path, filter: patchFilterOf(annotation.elements)! })).length).toBe(EVENTS);
+    // From the summaries of what changed: the events where the image changes (and the snapshots those patches are on), not every snapshot.
+    const summarized = await readSummarizedChanges(ds, id, last, { fieldsV1Path: image.fieldsV1Path, at: patchFilterOf(image.elements)!.at });
+    const changes = summarized!.filter((r) => r.changes);
+    expect(changes.length).toBeGreaterThanOrEqual(Math.ceil(EVENTS / 7));
+    expect(changes.length).toBeLessThan(snapshots + Math.ceil(EVENTS / 7));
+    expect(summarized!.length).toBeLessThanOrEqual(2 * changes.length);
+    expect(summarized!.length).toBeLessThanOrEqual(rows.length);
+    const everyEvent = await readSummarizedChanges(ds, id, last, { fieldsV1Path: annotation.fieldsV1Path, at: patchFilterOf(annotation.elements)!.at });
+    expect(everyEvent!.filter((r) => r.changes).length).toBe(EVENTS);
   });
 
   it.each([
-    ['a long history with several snapshots', UID, false],
-    ['a history ending in a deletion', GONE_UID, false],
-    // As a history appended before the summaries were written: every patch is read and filtered by its text.
-    ['a long history whose patches have no summary of their paths', UID, true],
-  ])('equals the fold at every path and every tenth event: %s', async (_name, uid, unsummarized) => {
+    ['a long history with several snapshots', UID, 'as written'],
+    ['a history ending in a deletion', GONE_UID, 'as written'],
+    // As histories appended before the summaries were written: first without the summaries of what changed
+    // (every patch whose paths' summary has a bit of the path is read), then without either (filtered by their text).
+    ['a long history without summaries of what changed', UID, 'without change summaries'],
+    ['a long history whose patches have no summary of their paths', UID, 'without any summary'],
+  ] as const)('equals the fold at every path and every tenth event: %s', async (_name, uid, summaries) => {
     const id = await objectIdOf(uid);
-    const summarized = Number((await ds.query(`SELECT count(patch_paths)::int AS n FROM events WHERE object_id = $1`, [id]))[0].n);
-    expect(summarized).toBeGreaterThan(0);
-    if (unsummarized) await ds.query(`UPDATE events SET patch_paths = NULL WHERE object_id = $1`, [id]);
+    const [counts] = await ds.query(`SELECT count(*)::int AS events, count(change_paths)::int AS changes, count(patch_paths)::int AS patches FROM events WHERE object_id = $1`, [id]);
+    expect(counts.patches).toBeGreaterThan(0);
+    // Every event the appender wrote has its summary of what changed (the third case clears one, the fourth all).
+    if (summaries === 'as written') expect(counts.changes).toBe(counts.events);
+    if (summaries !== 'as written') await ds.query(`UPDATE events SET change_paths = NULL WHERE object_id = $1 AND seq = (SELECT min(seq) FROM events WHERE object_id = $1)`, [id]);
+    if (summaries === 'without any summary') await ds.query(`UPDATE events SET patch_paths = NULL, change_paths = NULL WHERE object_id = $1`, [id]);
     const all = await loader.load(await reader.objectHistory(id));
     expect(all.length).toBeGreaterThan(20);
     // Several snapshots: the history crosses the snapshot spacing.

@@ -62,6 +62,24 @@ const SUMMARY = `
   JOIN objects o ON o.id = $1::bigint JOIN clusters c ON c.id = o.cluster_id
   LEFT JOIN ownership_states s ON s.generation = ${ACTIVE} AND s.object_id = $1::text`;
 
+/**
+ * SQL: where explaining starts to diff when the path lost no owner and never left (the last event,
+ * `$2`, where it is a deletion or the only one, else the last before it that is not a deletion), and
+ * the snapshot it is built on, where `withChain` (a boolean parameter) asks for them; read backwards
+ * on the object's index (a row or two, not the whole history). Object `$1`.
+ */
+const tailOf = (withChain: string): string => `
+    SELECT t.start, (SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq <= t.start AND s.body_encoding = 'full') AS snapshot
+    FROM (SELECT CASE WHEN NOT ${withChain}::boolean THEN NULL
+                      WHEN (SELECT s.event_type FROM events s WHERE s.object_id = $1::bigint AND s.seq = $2::bigint) = 'DELETED' THEN $2::bigint
+                      ELSE coalesce((SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq < $2::bigint AND s.event_type <> 'DELETED'), $2::bigint)
+                 END AS start) t`;
+
+/** SQL: the path's stored transitions (its FieldsV1 form the text parameter `fieldsV1Path`) of object `$1` up to sequence `$2`, oldest first, as a JSON array. */
+const transitionsOf = (fieldsV1Path: string): string => `
+           SELECT coalesce(json_agg(t ORDER BY t.seq::bigint, t.ordinal), '[]')
+           FROM (${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1::text AND t.seq <= $2::bigint AND t.fields_v1_path = ${fieldsV1Path}::text) t`;
+
 /** An event of object `$1` at which the value of the path can change, with its body as stored. */
 export interface ChangeRow {
   seq: string; event_type: StoredEvent['eventType']; source: StoredEvent['source']; observed_at: Date; resource_version: string;
@@ -105,17 +123,8 @@ const CHANGES = `
          LATERAL (SELECT e.body_encoding <> 'snapshot-patch' OR e.patch_paths IS NULL OR (e.patch_paths & $5::bigint) <> 0 AS maybe) p
     WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   ),
-  -- with $7 only: where explaining starts to diff when the path lost no owner and never left (the last event,
-  -- $2, where it is a deletion or the only one, else the last before it that is not a deletion), and the
-  -- snapshot it is built on; read backwards on the object's index (a row or two, not the whole history),
-  -- and materialized (computed once, not once per row that compares with it)
-  tail AS MATERIALIZED (
-    SELECT t.start, (SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq <= t.start AND s.body_encoding = 'full') AS snapshot
-    FROM (SELECT CASE WHEN NOT $7::boolean THEN NULL
-                      WHEN (SELECT s.event_type FROM events s WHERE s.object_id = $1::bigint AND s.seq = $2::bigint) = 'DELETED' THEN $2::bigint
-                      ELSE coalesce((SELECT max(s.seq) FROM events s WHERE s.object_id = $1::bigint AND s.seq < $2::bigint AND s.event_type <> 'DELETED'), $2::bigint)
-                 END AS start) t
-  ),
+  -- with $7 only: explaining's default chain, materialized (computed once, not once per row that compares with it)
+  tail AS MATERIALIZED (${tailOf('$7')}),
   -- a patch jsonb cannot hold (a NUL written as the escape backslash-u0000, a lone surrogate as backslash-udXXX:
   -- JSON.stringify writes no other backslash-ud; an escaped backslash before "u0000" or "ud" counts too): the caller folds
   checked AS (
@@ -151,11 +160,70 @@ const CHANGES = `
          CASE WHEN m.in_tail THEN m.mf END AS mf, CASE WHEN m.in_tail THEN m.managed_fields_times END AS managed_fields_times,
          convert_from(coalesce(m.bytes, (SELECT b.bytes FROM blobs b WHERE b.hash = m.body_hash)), 'UTF8') AS body,
          -- with the first row only: the path's stored transitions (fields_v1_path $6) up to the last event, oldest first
-         CASE WHEN m.n = 1 THEN (
-           SELECT coalesce(json_agg(t ORDER BY t.seq::bigint, t.ordinal), '[]')
-           FROM (${SELECT_TRANSITION} WHERE t.generation = ${ACTIVE} AND t.object_id = $1::text AND t.seq <= $2::bigint AND t.fields_v1_path = $6::text) t
-         ) END AS transitions
+         CASE WHEN m.n = 1 THEN (${transitionsOf('$6')}) END AS transitions
   FROM marked m WHERE m.changes OR m.in_tail ORDER BY m.seq`;
+
+/**
+ * SQL: as {@link CHANGES}, from the summaries of the paths whose value changed at each event
+ * (`events.change_paths`): the events of object `$1` up to sequence `$2` (all without) whose summary
+ * has one of the path's bits (`$3`, `pathsMask`), each patch among them with the snapshot it is on
+ * (`changes` false where that snapshot is not a change itself: it is read as the patches' base only),
+ * and with `$5` the rows of explaining's default chain (`in_tail`). No body is read but those
+ * returned, none is parsed: one bit test per event. `complete`: every event has a summary (else one
+ * row, its other columns null: the caller reads {@link CHANGES}). The first row carries the path's
+ * stored transitions (`$4`: its FieldsV1 form).
+ */
+const SUMMARIZED_CHANGES = `
+  WITH ev AS MATERIALIZED (
+    SELECT e.seq, e.body_encoding = 'full' AS whole, e.change_paths
+    FROM events e
+    WHERE e.object_id = $1::bigint AND e.seq <= $2::bigint
+  ),
+  complete AS (SELECT coalesce(bool_and(ev.change_paths IS NOT NULL), false) AS complete FROM ev),
+  tail AS MATERIALIZED (${tailOf('$5')}),
+  marked AS MATERIALIZED (
+    SELECT ev.seq, (ev.change_paths & $3::bigint) <> 0 AS changes, max(ev.seq) FILTER (WHERE ev.whole) OVER (ORDER BY ev.seq) AS snapshot
+    FROM ev, complete c WHERE c.complete
+  ),
+  -- the changes, the snapshots their patches are on, explaining's chain
+  picked AS (
+    SELECT k.seq, bool_or(k.changes) AS changes, row_number() OVER (ORDER BY k.seq) AS n
+    FROM (SELECT m.seq, m.changes FROM marked m, tail t WHERE m.changes OR m.seq >= t.start OR m.seq = t.snapshot
+          UNION ALL SELECT m.snapshot, false FROM marked m WHERE m.changes) k
+    GROUP BY k.seq
+  ),
+  rows AS (
+    SELECT e.seq, e.event_type, e.source, e.observed_at, e.resource_version, e.body_encoding, e.body_hash, p.changes, p.n,
+           coalesce(e.seq >= t.start, false) AS wanted, coalesce(e.seq >= t.start OR e.seq = t.snapshot, false) AS in_tail,
+           e.xid, e.api_version, e.managed_fields_hash, e.managed_fields_times
+    FROM picked p JOIN events e ON e.object_id = $1::bigint AND e.seq = p.seq, tail t
+  )
+  SELECT c.complete, r.seq::text AS seq, r.event_type, r.source, r.observed_at, r.resource_version, r.body_encoding, r.changes, r.in_tail, r.wanted,
+         bool_and(r.body_encoding IN ('full', 'snapshot-patch')) OVER () AS readable,
+         CASE WHEN r.in_tail THEN r.xid::text END AS xid, CASE WHEN r.in_tail THEN r.api_version END AS api_version,
+         CASE WHEN r.in_tail THEN encode(r.managed_fields_hash, 'hex') END AS mf, CASE WHEN r.in_tail THEN r.managed_fields_times END AS managed_fields_times,
+         (SELECT convert_from(b.bytes, 'UTF8') FROM blobs b WHERE b.hash = r.body_hash) AS body,
+         CASE WHEN r.n = 1 THEN (${transitionsOf('$4')}) END AS transitions
+  FROM complete c LEFT JOIN rows r ON true
+  ORDER BY r.seq`;
+
+/**
+ * The rows of {@link SUMMARIZED_CHANGES}: the events of an object up to `lastSeq` at which the value
+ * of the path at pointer `at` can change, and the snapshots their patches are on; `null` where an
+ * event has no summary of its changes (written before they were kept: read {@link CHANGES}).
+ */
+export async function readSummarizedChanges(
+  dataSource: DataSource,
+  objectId: string,
+  lastSeq: string,
+  path: { readonly fieldsV1Path: string; readonly at: string },
+  withChain = false,
+): Promise<ChangeRow[] | null> {
+  const rows = await preparedQuery<ChangeRow & { complete: boolean }>(dataSource, 'summarized-path-value-changes', SUMMARIZED_CHANGES, [
+    objectId, lastSeq, String(pathsMask(path.at)), path.fieldsV1Path, withChain,
+  ]);
+  return rows[0]?.complete && rows[0].seq !== null ? rows : null;
+}
 
 /** The rows of {@link CHANGES}: the events of an object up to `lastSeq` at which the value of the path `filter` stands for can change. */
 export async function readPathValueChanges(
@@ -222,17 +290,20 @@ async function readProjectedPath(
   if (recordedSchema(summary.schema, apiVersionOf(summary.api_group, summary.version), summary.kind, summary.cluster).digest !== schema.digest) return null;
   const filter = patchFilterOf(p.elements);
   if (filter === null) return null;
-  const all = await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter }, explaining);
+  const all =
+    (await readSummarizedChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, at: filter.at }, explaining)) ??
+    (await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter }, explaining));
   const stored = all[0]?.transitions ?? [];
   // An event read without its body, or a patch jsonb cannot hold: the fold answers (or gives the error).
   if (!all[0]?.readable || all.some((r) => r.body === null)) return null;
-  const rows = all.filter((r) => r.changes);
-  const values = pathValuesAlongChain(rows.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
+  // The changes, and the snapshots their patches are on (every snapshot read is one: a snapshot whose value is unchanged is the base of patches only).
+  const parts = all.filter((r) => r.changes || r.body_encoding === 'full');
+  const values = pathValuesAlongChain(parts.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
   if (values === null) return null;
   const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(summary.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, p.fieldsV1Path);
   return {
     p, schema, events: summary.events, lastSeq: summary.last_seq,
-    changes: rows.map((r, i) => ({ event: factsOf(r), value: values[i] })),
+    changes: parts.flatMap((r, i) => (r.changes ? [{ event: factsOf(r), value: values[i] }] : [])),
     transitions: [...baseline, ...stored.map((t) => transitionFromRow({ ...t, at: new Date(t.at) }))],
     fields: summary.fields,
     tail: explaining ? tailChain(all, summary, objectId) : null,
