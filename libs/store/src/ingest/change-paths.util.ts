@@ -36,9 +36,10 @@ const SEQ_BYTES = 8;
 
 /**
  * The most operations whose digests the object's row keeps for its next event: a patch with more
- * leaves the next event's summary at every bit (the row stays small).
+ * leaves the next event's summary at every bit. 24 bytes an operation, less than the operation's
+ * own text in the patch's blob, and the row stays under 7 KB.
  */
-export const KEPT_OPS = 32;
+export const KEPT_OPS = 256;
 
 /** The digest and paths of each operation of a patch (their texts are the patch's elements, `JSON.stringify` of each). */
 export function patchOpDigests(ops: readonly PatchOperation[], texts: readonly string[]): PatchOpDigest[] {
