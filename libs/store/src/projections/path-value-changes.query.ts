@@ -30,9 +30,9 @@ import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { recordedSchemaSql } from './schema-choices.js';
 import { SELECT_TRANSITION, transitionFromRow, type TransitionRow } from './transition-row.js';
 
-/** The object and its first event, the count of its events up to the bound, and whether the projection holds exactly them. */
+/** The object and its first event, whether it has only that one up to the bound, and whether the projection holds exactly its events. */
 interface SummaryRow {
-  events: number; last_seq: string; cluster: string; uid: string; api_group: string; version: string; kind: string; namespace: string; name: string;
+  single: boolean; last_seq: string; cluster: string; uid: string; api_group: string; version: string; kind: string; namespace: string; name: string;
   first_seq: string; observed_at: Date; source: StoredEvent['source']; event_type: StoredEvent['eventType']; resource_version: string;
   schema: SchemaUsed | null; usable: boolean; baseline: EncodedOwnedFields | null; fields: EncodedOwnedFields | null;
 }
@@ -45,10 +45,11 @@ interface SummaryRow {
  */
 const SUMMARY = `
   WITH bounds AS (
-    SELECT count(*)::int AS events, min(e.seq) AS first_seq, max(e.seq) AS last_seq
+    -- min and max only: each one probe of the object's index, whatever the length of its history
+    SELECT min(e.seq) AS first_seq, max(e.seq) AS last_seq
     FROM events e WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   )
-  SELECT b.events, b.last_seq::text AS last_seq, c.name AS cluster, o.uid, o.api_group, o.api_version AS version, o.kind, o.namespace, o.name,
+  SELECT b.first_seq = b.last_seq AS single, b.last_seq::text AS last_seq, c.name AS cluster, o.uid, o.api_group, o.api_version AS version, o.kind, o.namespace, o.name,
          f.seq::text AS first_seq, f.observed_at, f.source, f.event_type, f.resource_version,
          ${recordedSchemaSql('s')} AS schema,
          coalesce(s.last_seq >= b.last_seq AND s.first_seq = b.first_seq
@@ -243,8 +244,8 @@ export async function readPathValueChanges(
 interface ProjectedPath {
   readonly p: ResolvedPath;
   readonly schema: SchemaUsed;
-  /** The count of the object's events up to the bound, and the last one's sequence. */
-  readonly events: number;
+  /** Whether the object has only one event up to the bound, and the last one's sequence. */
+  readonly single: boolean;
   readonly lastSeq: string;
   /** The events at which the value can change, oldest first, each with the value after it; every other event has the value of the one before. */
   readonly changes: EventValue[];
@@ -302,7 +303,7 @@ async function readProjectedPath(
   if (values === null) return null;
   const baseline = baselineTransitions(objectId, { fields: decodeOwnedFields(summary.baseline) }, { seq: String(first.seq), at: first.observedAt, source: first.source }, p.fieldsV1Path);
   return {
-    p, schema, events: summary.events, lastSeq: summary.last_seq,
+    p, schema, single: summary.single, lastSeq: summary.last_seq,
     changes: parts.flatMap((r, i) => (r.changes ? [{ event: factsOf(r), value: values[i] }] : [])),
     transitions: [...baseline, ...stored.map((t) => transitionFromRow({ ...t, at: new Date(t.at) }))],
     fields: summary.fields,
@@ -354,7 +355,7 @@ export async function projectedExplanation(
   if (r === null || r === 'no-event') return r;
   const last = r.changes.at(-1)!.event;
   const deleted = last.watchType === 'DELETED' && seqString(last.seq) === r.lastSeq;
-  const step = r.events === 1 || deleted ? undefined : explainStepSeq(r.p, r.changes, r.transitions);
+  const step = r.single || deleted ? undefined : explainStepSeq(r.p, r.changes, r.transitions);
   // Without a step before the last event, the chain is the default one, read with the changes.
   const read = step === undefined || step === r.lastSeq ? r.tail! : await reader.objectChainFrom(objectId, { seq: step, before: true }, r.lastSeq);
   const chain = await loader.loadChain(read.chain, read.from);
