@@ -2,7 +2,7 @@ import type { Queryable } from '../database/queryable.js';
 import { preparedOrPlainQuery } from '../database/prepared-query.js';
 import type { EventFacts, ObservedEvent } from '../../../audit/src/index.js';
 import { decodeBodyChain, type Body, type BodyEncoding } from '../ingest/body.util.js';
-import { readBlobTexts } from './blob-texts.js';
+import { readManagedFieldsTexts } from './blob-texts.js';
 import type { StoredEvent, StoredEventWithBody } from './event-reader.js';
 
 /**
@@ -85,9 +85,8 @@ export class ObservedEventLoader {
   }
 
   private async managedFields(events: readonly StoredEvent[]): Promise<Map<string, Record<string, unknown>[]>> {
-    const lists = await readBlobTexts(this.dataSource, [...new Set(events.map((e) => e.managedFieldsHash))]);
+    const { lists, entries: texts } = await readManagedFieldsTexts(this.dataSource, [...new Set(events.map((e) => e.managedFieldsHash))]);
     const listOf = new Map([...lists].map(([h, t]) => [h, JSON.parse(t) as string[]]));
-    const texts = await readBlobTexts(this.dataSource, [...new Set([...listOf.values()].flat())]);
     // Each entry parsed once: the events of an object that keep an entry share its document (the engine parses its FieldsV1 once).
     const entries = new Map([...texts].map(([h, t]) => [h, JSON.parse(t) as Record<string, unknown>]));
     const out = new Map<string, Record<string, unknown>[]>();
