@@ -19,6 +19,12 @@ export function storedBody(object: KubeObject): Body {
   return { ...(object as unknown as Body), metadata };
 }
 
+/** Whether a pointer goes through (not only ends at) a key that rfc6902's pointer passes over without descending. */
+const throughSkippedKey = (pointer: string): boolean => {
+  const tokens = pointer.split('/');
+  return tokens.slice(1, -1).some((t) => t === 'constructor' || t === 'prototype' || t === '__proto__');
+};
+
 /** A body as stored: its encoding and JSON, and the summaries of its paths (see `encodeBody`). */
 export interface EncodedBody {
   readonly encoding: 'full' | 'snapshot-patch';
@@ -47,8 +53,10 @@ export function encodeBody(snapshot: Body | null, next: Body, full: boolean, pre
   const changePaths = changePathsOfPatch(previous, ops);
   const json = `[${texts.join(',')}]`;
   // A patch cannot carry a "__proto__" key through applyPatch (it would be dropped or set a prototype),
-  // nor replace the root: store those bodies whole (JSON.parse keeps "__proto__" as a plain key).
-  if (full || json.includes('"__proto__"') || patch.some((op) => op.path === '')) {
+  // nor replace the root, nor go through a "constructor" or "prototype" key (rfc6902's pointer skips
+  // those tokens: the operation would land on the node above): store those bodies whole (JSON.parse
+  // keeps such keys as plain ones).
+  if (full || json.includes('"__proto__"') || patch.some((op) => op.path === '' || throughSkippedKey(op.path))) {
     return { encoding: 'full', json: JSON.stringify(next), paths: null, ops: [], changePaths };
   }
   return { encoding: 'snapshot-patch', json, paths: patchPathsOf(patch), ops, changePaths };

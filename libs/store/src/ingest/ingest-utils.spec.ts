@@ -66,6 +66,19 @@ describe('body encoding', () => {
       expect(JSON.stringify(decodeBody(encodeAll(chain)))).toBe(JSON.stringify(chain.at(-1)));
     }
   });
+  it('stores whole a body whose patch goes through a "constructor" or "prototype" key (the patch would land on the node above)', () => {
+    for (const key of ['constructor', 'prototype']) {
+      const snapshot = { spec: { [key]: { a: 1 }, a: 5 } };
+      const next = { spec: { [key]: { a: 2 }, a: 5 } };
+      const part = encodeBody(snapshot, next, false, []);
+      expect(part.encoding).toBe('full');
+      expect(decodeBody([{ encoding: 'full', json: JSON.stringify(snapshot) }, part])).toEqual(next);
+      // Ending at such a key, the patch applies as written.
+      const leaf = encodeBody(snapshot, { spec: { [key]: 3, a: 5 } }, false, []);
+      expect(leaf.encoding).toBe('snapshot-patch');
+      expect(decodeBody([{ encoding: 'full', json: JSON.stringify(snapshot) }, leaf])).toEqual({ spec: { [key]: 3, a: 5 } });
+    }
+  });
   it('patches against the last whole body, not the previous one', () => {
     const parts = encodeAll([{ a: 1, b: 1 }, { a: 2, b: 1 }, { a: 2, b: 3 }]);
     expect(parts.map((p) => p.encoding)).toEqual(['full', 'snapshot-patch', 'snapshot-patch']);

@@ -16,6 +16,7 @@ import { OwnershipQueries } from './ownership-queries.js';
 
 const UID = '00000000-0000-4000-8000-00000000c0de';
 const GONE_UID = '00000000-0000-4000-8000-00000000dead';
+const RETAINED_UID = '00000000-0000-4000-8000-00000000beef';
 const EVENTS = 75;
 
 /** Event `i` of the long history: the image every 7th event (back to an older one every 3rd change), replicas every 11th, an annotation and the status at each. */
@@ -63,6 +64,7 @@ describe('fields/history and explain from the events at which the path can chang
     const appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
     for (let i = 0; i < EVENTS; i++) await appender.append([observation(UID, i, i === 0 ? 'ADDED' : 'MODIFIED')]);
     for (let i = 0; i < 30; i++) await appender.append([observation(GONE_UID, i, i === 0 ? 'ADDED' : i === 29 ? 'DELETED' : 'MODIFIED')]);
+    for (let i = 0; i < 50; i++) await appender.append([observation(RETAINED_UID, i, i === 0 ? 'ADDED' : 'MODIFIED')]);
     await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
   }, 120_000);
   afterAll(async () => {
@@ -143,6 +145,22 @@ describe('fields/history and explain from the events at which the path can chang
     const deleted = all.at(-1)!.watchType === 'DELETED';
     expect(odd.values.length).toBe(Math.floor((all.length - (deleted ? 2 : 1)) / 9) + 1 + (deleted ? 1 : 0));
   }, 300_000);
+
+  it('counts the first event kept as a change where retention dropped the ones before it', async () => {
+    const id = await objectIdOf(RETAINED_UID);
+    const snapshots: { seq: string }[] = await ds.query(`SELECT seq::text AS seq FROM events WHERE object_id = $1 AND body_encoding = 'full' ORDER BY seq`, [id]);
+    expect(snapshots.length).toBeGreaterThan(1);
+    const kept = snapshots[1]!.seq;
+    // The replicas do not change at that snapshot (every 11th event): its summary has none of their bits.
+    const replicas = resolvePath('.spec.replicas', defaultSchemaResolver('apps/v1', 'Deployment', 'test-cluster').type);
+    const at = patchFilterOf(replicas.elements)!.at;
+    const [{ last }] = await ds.query(`SELECT max(seq)::text AS last FROM events WHERE object_id = $1`, [id]);
+    const before = await readSummarizedChanges(ds, id, last, { fieldsV1Path: replicas.fieldsV1Path, at });
+    expect(before!.find((r) => r.seq === kept)?.changes ?? false).toBe(false);
+    await ds.query(`DELETE FROM events WHERE object_id = $1 AND seq < $2`, [id, kept]);
+    const after = await readSummarizedChanges(ds, id, last, { fieldsV1Path: replicas.fieldsV1Path, at });
+    expect(after!.filter((r) => r.changes)[0]!.seq).toBe(kept);
+  });
 
   it('answers an unknown object and a sequence before the first event as no event', async () => {
     const id = await objectIdOf(UID);

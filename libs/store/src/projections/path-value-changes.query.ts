@@ -34,6 +34,8 @@ import { SELECT_TRANSITION, transitionFromRow, type TransitionRow } from './tran
 interface SummaryRow {
   single: boolean; last_seq: string; cluster: string; uid: string; api_group: string; version: string; kind: string; namespace: string; name: string;
   first_seq: string; observed_at: Date; source: StoredEvent['source']; event_type: StoredEvent['eventType']; resource_version: string;
+  /** Whether the first event has its summary of what changed (an object appended to before them has none: only the statement of every patch can read it). */
+  summarized: boolean;
   schema: SchemaUsed | null; usable: boolean; baseline: EncodedOwnedFields | null; fields: EncodedOwnedFields | null;
 }
 
@@ -50,7 +52,7 @@ const SUMMARY = `
     FROM events e WHERE e.object_id = $1::bigint AND ($2::bigint IS NULL OR e.seq <= $2::bigint)
   )
   SELECT b.first_seq = b.last_seq AS single, b.last_seq::text AS last_seq, c.name AS cluster, o.uid, o.api_group, o.api_version AS version, o.kind, o.namespace, o.name,
-         f.seq::text AS first_seq, f.observed_at, f.source, f.event_type, f.resource_version,
+         f.seq::text AS first_seq, f.observed_at, f.source, f.event_type, f.resource_version, f.change_paths IS NOT NULL AS summarized,
          ${recordedSchemaSql('s')} AS schema,
          coalesce(s.last_seq >= b.last_seq AND s.first_seq = b.first_seq
                   AND NOT EXISTS (SELECT 1 FROM ownership_versions v WHERE v.generation = s.generation AND v.object_id = s.object_id
@@ -169,7 +171,9 @@ const CHANGES = `
  * (`events.change_paths`): the events of object `$1` up to sequence `$2` (all without) whose summary
  * has one of the path's bits (`$3`, `pathsMask`), each patch among them with the snapshot it is on
  * (`changes` false where that snapshot is not a change itself: it is read as the patches' base only),
- * and with `$5` the rows of explaining's default chain (`in_tail`). No body is read but those
+ * and with `$5` the rows of explaining's default chain (`in_tail`). The first event is a change
+ * whatever its summary: where retention dropped the events before it, its summary compares it with
+ * one no longer stored (and where it is a patch, its snapshot is gone: the caller folds). No body is read but those
  * returned, none is parsed: one bit test per event. `complete`: every event has a summary (else one
  * row, its other columns null: the caller reads {@link CHANGES}). The first row carries the path's
  * stored transitions (`$4`: its FieldsV1 form).
@@ -183,7 +187,9 @@ const SUMMARIZED_CHANGES = `
   complete AS (SELECT coalesce(bool_and(ev.change_paths IS NOT NULL), false) AS complete FROM ev),
   tail AS MATERIALIZED (${tailOf('$5')}),
   marked AS MATERIALIZED (
-    SELECT ev.seq, (ev.change_paths & $3::bigint) <> 0 AS changes, max(ev.seq) FILTER (WHERE ev.whole) OVER (ORDER BY ev.seq) AS snapshot
+    -- the first event kept is a change whatever its summary (retention may have dropped the one it was compared with)
+    SELECT ev.seq, (ev.change_paths & $3::bigint) <> 0 OR ev.seq = (SELECT min(f.seq) FROM ev f) AS changes,
+           max(ev.seq) FILTER (WHERE ev.whole) OVER (ORDER BY ev.seq) AS snapshot
     FROM ev, complete c WHERE c.complete
   ),
   -- the changes, the snapshots their patches are on, explaining's chain
@@ -292,7 +298,7 @@ async function readProjectedPath(
   const filter = patchFilterOf(p.elements);
   if (filter === null) return null;
   const all =
-    (await readSummarizedChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, at: filter.at }, explaining)) ??
+    (summary.summarized ? await readSummarizedChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, at: filter.at }, explaining) : null) ??
     (await readPathValueChanges(dataSource, objectId, summary.last_seq, { fieldsV1Path: p.fieldsV1Path, filter }, explaining));
   const stored = all[0]?.transitions ?? [];
   // An event read without its body, or a patch jsonb cannot hold: the fold answers (or gives the error).
