@@ -13,9 +13,10 @@ import { patchPathsOf } from './patch-paths.util.js';
  * differs only where the operations reaching it differ: one of them is in one patch and not in the
  * other (compared by their exact text), or the ones both hold come in another order (every bit,
  * though `diffJson`'s operations commute). A new snapshot is compared so too, as its patch from the
- * snapshot before (the one the event before's patch is on). Every bit where the event before is not known: an object's first event, a
- * deletion and every event of an object deleted before (a deleted object has no value), the first
- * event after one written by a version that kept no record of its operations.
+ * snapshot before (the one the event before's patch is on). Every bit where the event before is not
+ * known: an object's first event, a deletion and every event of an object deleted before (a deleted
+ * object has no value), the first event after one written by a version that kept no record of its
+ * operations, the event after a patch of more than {@link KEPT_OPS} operations.
  */
 
 /** Every bit: the value of every path can differ. */

@@ -173,10 +173,10 @@ const CHANGES = `
  * (`changes` false where that snapshot is not a change itself: it is read as the patches' base only),
  * and with `$5` the rows of explaining's default chain (`in_tail`). The first event is a change
  * whatever its summary: where retention dropped the events before it, its summary compares it with
- * one no longer stored (and where it is a patch, its snapshot is gone: the caller folds). No body is read but those
- * returned, none is parsed: one bit test per event. `complete`: every event has a summary (else one
- * row, its other columns null: the caller reads {@link CHANGES}). The first row carries the path's
- * stored transitions (`$4`: its FieldsV1 form).
+ * one no longer stored (and where it is a patch, its snapshot is gone: the caller folds). No body is
+ * read but those returned, none is parsed: one bit test per event. `complete`: every event has a
+ * summary (else one row, its other columns null: the caller reads {@link CHANGES}). The first row
+ * carries the path's stored transitions (`$4`: its FieldsV1 form).
  */
 const SUMMARIZED_CHANGES = `
   WITH ev AS MATERIALIZED (
@@ -303,7 +303,7 @@ async function readProjectedPath(
   const stored = all[0]?.transitions ?? [];
   // An event read without its body, or a patch jsonb cannot hold: the fold answers (or gives the error).
   if (!all[0]?.readable || all.some((r) => r.body === null)) return null;
-  // The changes, and the snapshots their patches are on (every snapshot read is one: a snapshot whose value is unchanged is the base of patches only).
+  // The changes, and the snapshots their patches are on (a snapshot that is no change is read as those patches' base only).
   const parts = all.filter((r) => r.changes || r.body_encoding === 'full');
   const values = pathValuesAlongChain(parts.map((r) => ({ encoding: r.body_encoding, json: r.body! })), p.elements);
   if (values === null) return null;
