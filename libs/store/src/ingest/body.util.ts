@@ -1,7 +1,6 @@
 import { applyPatch, type Operation } from 'rfc6902';
 import { EVERY_PATH, changePathsOfPatch, patchOpDigests, type PatchOpDigest } from './change-paths.util.js';
 import { diffJson } from './json-diff.util.js';
-import { patchPathsOf } from './patch-paths.util.js';
 import type { KubeObject } from '../../../common/src/index.js';
 
 /**
@@ -59,7 +58,8 @@ export function encodeBody(snapshot: Body | null, next: Body, full: boolean, pre
   if (full || json.includes('"__proto__"') || patch.some((op) => op.path === '' || throughSkippedKey(op.path))) {
     return { encoding: 'full', json: JSON.stringify(next), paths: null, ops: [], changePaths };
   }
-  return { encoding: 'snapshot-patch', json, paths: patchPathsOf(patch), ops, changePaths };
+  // The patch's summary is its operations' (patchPathsOf of each, already taken for their digests).
+  return { encoding: 'snapshot-patch', json, paths: BigInt.asIntN(64, ops.reduce((bits, op) => bits | op.bits, 0n)), ops, changePaths };
 }
 
 function patched(body: Body, ops: unknown): Body {
