@@ -18,11 +18,11 @@ export const pathParam = z
   .min(1, 'path is required')
   .describe('A field path in kubectl form (.spec.containers[name="nginx"].image) or FieldsV1 form (f:spec.f:replicas)');
 
-/** A manager's name as the index holds it: one named with U+0000 is not indexed (audit `storableText`), and a query parameter could not carry it. */
+/** A manager's name as the index holds it: one named with U+0000 or a lone surrogate is not indexed (audit `storableText`), and a query parameter could not carry it. */
 export const managerParam = z
   .string()
   .min(1)
-  .refine(storableText, 'a manager named with U+0000 is not indexed');
+  .refine(storableText, 'a manager named with U+0000 or a lone surrogate is not indexed');
 
 export const pageParams = {
   cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),

@@ -19,8 +19,10 @@ export interface ResolvedPath {
  */
 export function resolvePath(text: string, type?: ResolvedType): ResolvedPath {
   if (typeof text !== 'string' || text === '') throw new AuditError('invalid-path', 'path is required', 'path');
-  // Stored paths are Postgres text, which cannot hold U+0000: such a field's transitions are stored under a stand-in, not found by path.
-  if (!storableText(text)) throw new AuditError('invalid-path', 'a path holding U+0000 cannot be asked about (paths are stored as text, which cannot hold it)', 'path');
+  // Stored paths are Postgres text, which cannot hold U+0000 or a lone surrogate: such a field's transitions are stored under a stand-in, not found by path.
+  if (!storableText(text)) {
+    throw new AuditError('invalid-path', 'a path holding U+0000 or a lone surrogate cannot be asked about (paths are stored as text, which cannot hold them)', 'path');
+  }
   let elements: Path;
   try {
     elements = parsePath(text, type);

@@ -73,7 +73,7 @@ export {
   type ManagerIndexVersion,
 } from './manager-index.changes.js';
 export { baselineTransitions, transitionsToStore, type BaselineEvent } from './baseline-transitions.js';
-export { storableText } from './storable-text.js';
+export { storableText, storableStandIn } from './storable-text.js';
 export { ownershipVersionOf, ownershipSnapshotOf, snapshotFromVersion, type OwnershipVersion, type OwnershipSnapshot } from './ownership-version.js';
 
 export {

@@ -56,7 +56,7 @@ import {
   eventsSchema,
   recordedSchema,
 } from '../../../audit/src/index.js';
-import { nulSafeJsonSql } from './nul-safe-json.sql.js';
+import { decodableJsonSql } from './decodable-json.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
@@ -725,9 +725,9 @@ export class OwnershipQueries {
        WHERE f.generation = ${ACTIVE} ${inForce} ${excluded} AND ($1::text IS NULL OR f.cluster = $1)
          AND ($2::text IS NULL OR (f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal) > ($2 COLLATE "C", $3 COLLATE "C", $4::bigint))
          -- type and since as findings() filters them (its after(): a sequence or a time, inclusive; the time is whole milliseconds)
-         AND ($5::text[] IS NULL OR ${nulSafeJsonSql('x.finding')}->>'type' = ANY($5::text[]))
-         AND ($6::numeric IS NULL OR (${nulSafeJsonSql('x.finding')}->'since'->>'seq')::numeric >= $6::numeric)
-         AND ($7::timestamptz IS NULL OR (${nulSafeJsonSql('x.finding')}->'since'->>'at')::timestamptz >= $7::timestamptz)${visible.sql}
+         AND ($5::text[] IS NULL OR ${decodableJsonSql('x.finding')}->>'type' = ANY($5::text[]))
+         AND ($6::numeric IS NULL OR (${decodableJsonSql('x.finding')}->'since'->>'seq')::numeric >= $6::numeric)
+         AND ($7::timestamptz IS NULL OR (${decodableJsonSql('x.finding')}->'since'->>'at')::timestamptz >= $7::timestamptz)${visible.sql}
        ORDER BY f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal
        LIMIT $8`,
       [...params, ...visible.params],

@@ -1,4 +1,4 @@
-import type { FieldTransition, ManagerRef } from '../../../audit/src/index.js';
+import { storableStandIn, storableText, type FieldTransition, type ManagerRef } from '../../../audit/src/index.js';
 
 /** The part of a transition not kept in its own columns of `field_transitions` (the `transition` json). */
 type TransitionRest = Pick<FieldTransition, 'apiVersion' | 'from' | 'owners' | 'valueChanged' | 'reconstructed' | 'notes'>;
@@ -11,29 +11,21 @@ type TransitionRest = Pick<FieldTransition, 'apiVersion' | 'from' | 'owners' | '
 type StoredRest = Pick<TransitionRest, 'apiVersion' | 'valueChanged'> & Partial<TransitionRest> & { exact?: ExactTexts };
 
 /**
- * The texts a transition keeps in its own columns. Postgres `text` cannot hold U+0000, which a
- * path (a custom resource's free-form map key) or a manager (any client's name) may: such a
- * transition keeps them exactly in its json (`exact`, where the escape is kept as written), and
- * its columns hold stand-ins ({@link standIn}; a `fields_v1_path` holding one also prefixed
- * {@link NUL_PATH}, a clean one kept, so that the path's transitions by such a manager are found).
+ * The texts a transition keeps in its own columns. Postgres `text` cannot hold U+0000 or a lone
+ * surrogate (audit `storableText`), which a path (a custom resource's free-form map key) or a manager
+ * (any client's name) may hold: such a transition keeps them exactly in its json (`exact`, where the
+ * escape is kept as written), and its columns hold stand-ins (audit `storableStandIn`; a
+ * `fields_v1_path` holding one also prefixed {@link NUL_PATH}, a clean one kept, so that the path's
+ * transitions by such a manager are found).
  */
 type ExactTexts = Pick<FieldTransition, 'path' | 'fieldsV1Path' | 'manager' | 'operation' | 'subresource'>;
 
 /**
  * The prefix of a stand-in `fields_v1_path`: no FieldsV1 path starts so (each element starts `f:`,
  * `k:`, `v:` or `i:`), so a path's transitions, read by that column, never include such a row.
- * (A path holding U+0000 cannot be asked about: `resolvePath` refuses it.)
+ * (A path holding U+0000 or a lone surrogate cannot be asked about: `resolvePath` refuses it.)
  */
 const NUL_PATH = 'nul:';
-/**
- * What `text` cannot hold: U+0000, and a lone surrogate (which `json_to_recordset` refuses to decode;
- * a real API server never sends one, Go's JSON decoder makes it U+FFFD, but any client of this
- * service's sandbox can).
- */
-const UNTEXTABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const untextable = (s: string | null): boolean => s !== null && s.search(UNTEXTABLE) >= 0;
-/** A column's stand-in for a text `text` cannot hold: U+FFFD in place of each character it cannot. */
-const standIn = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(UNTEXTABLE, '\uFFFD') as T));
 
 /** SQL: a {@link TransitionRow} of `field_transitions t`. */
 export const SELECT_TRANSITION = `SELECT t.object_id, t.seq::text AS seq, t.ordinal, t.at, t.type, t.path, t.fields_v1_path, t.manager, t.operation, t.subresource, t.transition
@@ -71,13 +63,13 @@ export function transitionRow(t: FieldTransition, ordinal: number): Record<strin
     ...(t.notes.length > 0 && { notes: t.notes }),
   };
   const texts: ExactTexts = { path: t.path, fieldsV1Path: t.fieldsV1Path, manager: t.manager, operation: t.operation, subresource: t.subresource };
-  if (Object.values(texts).some(untextable)) {
+  if (!Object.values(texts).every(storableText)) {
     // Only a path that holds one gets the prefix: a clean path's transitions by such a manager are found by path.
-    const nulPath = untextable(t.path) || untextable(t.fieldsV1Path);
+    const nulPath = !storableText(t.path) || !storableText(t.fieldsV1Path);
     return {
-      object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: standIn(t.path),
-      fields_v1_path: nulPath ? NUL_PATH + standIn(t.fieldsV1Path) : t.fieldsV1Path,
-      manager: standIn(t.manager), operation: standIn(t.operation), subresource: standIn(t.subresource), transition: { ...rest, exact: texts },
+      object_id: t.objectId, seq: t.seq, ordinal, at: t.at, type: t.type, path: storableStandIn(t.path),
+      fields_v1_path: nulPath ? NUL_PATH + storableStandIn(t.fieldsV1Path) : t.fieldsV1Path,
+      manager: storableStandIn(t.manager), operation: storableStandIn(t.operation), subresource: storableStandIn(t.subresource), transition: { ...rest, exact: texts },
     };
   }
   return {

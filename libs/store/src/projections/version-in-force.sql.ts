@@ -1,4 +1,4 @@
-import { nulSafeJsonSql } from './nul-safe-json.sql.js';
+import { decodableJsonSql } from './decodable-json.sql.js';
 import type { AsOf } from '../../../audit/src/index.js';
 
 /**
@@ -39,7 +39,7 @@ export const VERSION_ANSWERS = `coalesce(t.prefix AND v.fields IS NOT NULL AND N
  * The audit lib's `managerOwnsAField` says the same of decoded fields (the objects that fold use it).
  */
 export const ownsAFieldSql = (fields: string, manager: string): string =>
-  `EXISTS (SELECT 1 FROM json_array_elements(${nulSafeJsonSql(fields)}->'owners') o WHERE (CASE json_typeof(o) WHEN 'array' THEN o->>0 ELSE o->>'manager' END) = ${manager}::text)`;
+  `EXISTS (SELECT 1 FROM json_array_elements(${decodableJsonSql(fields)}->'owners') o WHERE (CASE json_typeof(o) WHEN 'array' THEN o->>0 ELSE o->>'manager' END) = ${manager}::text)`;
 
 /** `at=` as the placeholders of {@link versionInForceSql}: `[sequence, time]`, the time to the millisecond as events are compared. */
 export function versionAtParams(at: AsOf): [string | null, string | null] {
