@@ -1,6 +1,6 @@
-import { applyPatch, type Operation } from 'rfc6902';
 import { EVERY_PATH, changePathsOfPatch, patchOpDigests, type PatchOpDigest } from './change-paths.util.js';
 import { diffJson } from './json-diff.util.js';
+import { applyStoredPatch } from './json-patch.util.js';
 import type { KubeObject } from '../../../common/src/index.js';
 
 /**
@@ -18,7 +18,11 @@ export function storedBody(object: KubeObject): Body {
   return { ...(object as unknown as Body), metadata };
 }
 
-/** Whether a pointer goes through (not only ends at) a key that rfc6902's pointer passes over without descending. */
+/**
+ * Whether a pointer goes through (not only ends at) a key that `rfc6902`'s pointer passes over without
+ * descending: the readers of builds before `applyStoredPatch` would misread such a patch, so those
+ * bodies are still stored whole (a rollout runs both builds' readers).
+ */
 const throughSkippedKey = (pointer: string): boolean => {
   const tokens = pointer.split('/');
   return tokens.slice(1, -1).some((t) => t === 'constructor' || t === 'prototype' || t === '__proto__');
@@ -51,10 +55,10 @@ export function encodeBody(snapshot: Body | null, next: Body, full: boolean, pre
   // A new snapshot compares with the event before as its patch from the snapshot before would: both are on that one.
   const changePaths = changePathsOfPatch(previous, ops);
   const json = `[${texts.join(',')}]`;
-  // A patch cannot carry a "__proto__" key through applyPatch (it would be dropped or set a prototype),
-  // nor replace the root, nor go through a "constructor" or "prototype" key (rfc6902's pointer skips
-  // those tokens: the operation would land on the node above): store those bodies whole (JSON.parse
-  // keeps such keys as plain ones).
+  // A patch never replaces the root, and never carries a "__proto__" key or goes through a
+  // "constructor" or "prototype" key (earlier builds' readers, on rfc6902's pointer, would drop the
+  // key, set a prototype, or land on the node above): store those bodies whole (JSON.parse keeps
+  // such keys as plain ones).
   if (full || json.includes('"__proto__"') || patch.some((op) => op.path === '' || throughSkippedKey(op.path))) {
     return { encoding: 'full', json: JSON.stringify(next), paths: null, ops: [], changePaths };
   }
@@ -63,9 +67,7 @@ export function encodeBody(snapshot: Body | null, next: Body, full: boolean, pre
 }
 
 function patched(body: Body, ops: unknown): Body {
-  const errors = applyPatch(body, ops as Operation[]).filter((e) => e !== null);
-  if (errors.length > 0) throw new Error(`body patch does not apply: ${String(errors[0])}`);
-  return body;
+  return applyStoredPatch(body, ops) as Body;
 }
 
 /** Rebuilds the last body of a chain (its last full snapshot, then the patches after it, oldest first). */

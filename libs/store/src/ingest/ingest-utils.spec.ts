@@ -79,6 +79,15 @@ describe('body encoding', () => {
       expect(decodeBody([{ encoding: 'full', json: JSON.stringify(snapshot) }, leaf])).toEqual({ spec: { [key]: 3, a: 5 } });
     }
   });
+  it('reads back a snapshot patch through a "constructor" or "prototype" key, as builds before 44b2f98 stored them', () => {
+    for (const key of ['constructor', 'prototype']) {
+      const snapshot = { spec: { [key]: { a: 1 }, a: 2 } };
+      const next = { spec: { [key]: { a: 2 }, a: 5 } };
+      const stored = { encoding: 'snapshot-patch' as const, json: JSON.stringify(diffJson(snapshot, next)) };
+      expect(decodeBody([{ encoding: 'full', json: JSON.stringify(snapshot) }, stored])).toEqual(next);
+      expect(decodeBodyChain([{ encoding: 'full', json: JSON.stringify(snapshot) }, stored])).toEqual([snapshot, next]);
+    }
+  });
   it('patches against the last whole body, not the previous one', () => {
     const parts = encodeAll([{ a: 1, b: 1 }, { a: 2, b: 1 }, { a: 2, b: 3 }]);
     expect(parts.map((p) => p.encoding)).toEqual(['full', 'snapshot-patch', 'snapshot-patch']);
