@@ -59,6 +59,15 @@ const toEvent = (r: Row): StoredEvent => ({
   observedAt: r.observed_at, managedFieldsHash: r.mf, managedFieldsTimes: r.managed_fields_times, bodyEncoding: r.body_encoding,
 });
 
+/**
+ * SQL: the events `e` after the position (`$1` xid, `$2` seq) in (xid, seq) order, at most `$3`,
+ * stopping before the oldest transaction still in progress: an event that an older transaction has
+ * yet to commit cannot be jumped over.
+ */
+const AFTER_POSITION = `WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint) AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY e.xid, e.seq
+       LIMIT $3`;
+
 /** Reads the event log: by global position (never skipping a late commit), per object, and bodies. */
 export class EventReader {
   constructor(private readonly dataSource: Queryable) {}
@@ -69,11 +78,7 @@ export class EventReader {
    */
   async readAfter(position: EventPosition, limit: number): Promise<StoredEvent[]> {
     const rows: Row[] = await this.dataSource.query(
-      `${SELECT_EVENT}
-       WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint)
-         AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY e.xid, e.seq
-       LIMIT $3`,
+      `${SELECT_EVENT} ${AFTER_POSITION}`,
       [position.xid, position.seq, limit],
     );
     return rows.map(toEvent);
@@ -96,10 +101,7 @@ export class EventReader {
                   coalesce((SELECT octet_length(b.bytes) FROM blobs b
                             WHERE b.hash = CASE WHEN e.body_encoding = 'snapshot-patch' THEN o.snapshot_hash ELSE e.body_hash END), 0) AS body_bytes
            FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-           WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint)
-             AND e.xid < pg_snapshot_xmin(pg_current_snapshot())
-           ORDER BY e.xid, e.seq
-           LIMIT $3
+           ${AFTER_POSITION}
          ) p
          WINDOW w AS (ORDER BY p.xid_order, p.seq)
        ) t
