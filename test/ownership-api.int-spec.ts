@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { stringify as toYaml } from 'yaml';
-import { createDataSource } from '../libs/store/src/index.js';
+import { ManagerCheckpoints, createDataSource } from '../libs/store/src/index.js';
 import { backfillFindingsAndManagerIdentities, backfillDerivedVersions } from '../libs/store/src/projections/derived-backfills.js';
 import { IngestProducer, QUEUE_DRIVER, type QueueDriver } from '../libs/queue/src/index.js';
 import { caseObservations, caseStep, createTestContext, waitFor, type TestContext } from '../libs/testing/src/index.js';
@@ -726,10 +726,18 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     expect(await answers()).toEqual(before.answers);
   });
 
-  it('lists the managers as of every sequence from the index versions as folding every object gives them', async () => {
-    await versionsAnswerAsTheFold('/v1/managers', (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`]);
+  it('lists the managers as of every sequence from the index versions as folding every object gives them, with and without checkpoints', async () => {
+    const { fromVersions } = await versionsAnswerAsTheFold('/v1/managers', (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`]);
     const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
     expect(await everyPage('/v1/managers', `&at=${max}`)).toEqual(await everyPage('/v1/managers', ''));
+    // From checkpoints every three sequences (the worker builds them every 10,000): the same answers.
+    try {
+      expect((await new ManagerCheckpoints(ds, { every: 3 }).run()).built.length).toBeGreaterThan(3);
+      const again = await versionsAnswerAsTheFold('/v1/managers', (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`]);
+      expect(again.fromVersions).toEqual(fromVersions);
+    } finally {
+      await ds.query(`DELETE FROM manager_checkpoints`);
+    }
   });
 
   it('lists managers from the manager index as folding every object gives them: page by page, by cluster', async () => {

@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../../libs/config/src/index.js';
 import { CLOCK, LOGGER, type Clock } from '../../../libs/common/src/index.js';
-import { ManagerTotalsCompaction, PartitionMaintenance, TableStatistics } from '../../../libs/store/src/index.js';
+import { ManagerCheckpoints, ManagerTotalsCompaction, PartitionMaintenance, TableStatistics } from '../../../libs/store/src/index.js';
 import { parsePayload, type QueueProcessor, type ReceivedJob } from '../../../libs/queue/src/index.js';
 
 /**
  * Creates event partitions ahead and applies the retention; keeps the tables' planner statistics in
- * step with their growth; folds the manager totals' parts.
+ * step with their growth; folds the manager totals' parts and builds the manager index's
+ * checkpoints (`compact-manager-totals`: both fold what the index holds into sums).
  */
 @Injectable()
 export class MaintenanceProcessor implements QueueProcessor {
@@ -18,6 +19,7 @@ export class MaintenanceProcessor implements QueueProcessor {
     @Inject(PartitionMaintenance) private readonly maintenance: PartitionMaintenance,
     @Inject(TableStatistics) private readonly statistics: TableStatistics,
     @Inject(ManagerTotalsCompaction) private readonly totals: ManagerTotalsCompaction,
+    @Inject(ManagerCheckpoints) private readonly checkpoints: ManagerCheckpoints,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -34,6 +36,8 @@ export class MaintenanceProcessor implements QueueProcessor {
       parsePayload('compact-manager-totals', job.data);
       const r = await this.totals.run();
       if (r.folded > 0) this.logger.debug({ jobId: job.id, ...r }, 'manager totals compacted');
+      const c = await this.checkpoints.run();
+      if (c.built.length > 0) this.logger.debug({ jobId: job.id, built: c.built, rows: c.rows }, 'manager index checkpoints built');
       return;
     }
     const { reason } = parsePayload('maintain-partitions', job.data);

@@ -14,6 +14,7 @@ export { EventTail, comparePositions, type EventLogReader, type EventTailOptions
 export { PartitionMaintenance, type MaintenanceResult } from './maintenance/partition-maintenance.js';
 export { TableStatistics, type StatisticsRefresh } from './maintenance/table-statistics.js';
 export { ManagerTotalsCompaction, type CompactionResult } from './maintenance/manager-totals-compaction.js';
+export { ManagerCheckpoints, CHECKPOINT_EVERY, type CheckpointResult } from './maintenance/manager-checkpoints.js';
 export { selectTrackedValues } from './ingest/tracked-values.util.js';
 export { splitManagedFields } from './ingest/managed-fields.util.js';
 export { storedBody, encodeBody, decodeBody } from './ingest/body.util.js';

@@ -8,6 +8,7 @@ import { CheckpointRepository } from './events/checkpoint.repository.js';
 import { PartitionMaintenance } from './maintenance/partition-maintenance.js';
 import { TableStatistics } from './maintenance/table-statistics.js';
 import { ManagerTotalsCompaction } from './maintenance/manager-totals-compaction.js';
+import { ManagerCheckpoints } from './maintenance/manager-checkpoints.js';
 import { OwnershipQueries } from './projections/ownership-queries.js';
 import { LiveObjectsRepository } from './watch/live-objects.repository.js';
 import { ApiSchemaRepository } from './schemas/api-schema.repository.js';
@@ -43,13 +44,14 @@ export async function prepareSchema(db: Database, config: AppConfig, now = new D
     { provide: PartitionMaintenance, useFactory: (db: Database) => new PartitionMaintenance(ds(db)), inject: [DATABASE] },
     { provide: TableStatistics, useFactory: (db: Database) => new TableStatistics(ds(db)), inject: [DATABASE] },
     { provide: ManagerTotalsCompaction, useFactory: (db: Database) => new ManagerTotalsCompaction(ds(db)), inject: [DATABASE] },
+    { provide: ManagerCheckpoints, useFactory: (db: Database) => new ManagerCheckpoints(ds(db)), inject: [DATABASE] },
     { provide: OwnershipQueries, useFactory: (db: Database) => new OwnershipQueries(rds(db)), inject: [DATABASE] },
     { provide: LiveObjectsRepository, useFactory: (db: Database) => new LiveObjectsRepository(rds(db)), inject: [DATABASE] },
     { provide: ApiSchemaRepository, useFactory: (db: Database) => new ApiSchemaRepository(ds(db)), inject: [DATABASE] },
     { provide: DeadLetterRepository, useFactory: (db: Database) => new DeadLetterRepository(ds(db)), inject: [DATABASE] },
     { provide: WatchPositionRepository, useFactory: (db: Database) => new WatchPositionRepository(ds(db)), inject: [DATABASE] },
   ],
-  exports: [DATABASE, StoredSchemaCatalog, EventReader, CheckpointRepository, PartitionMaintenance, TableStatistics, ManagerTotalsCompaction, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository, DeadLetterRepository, WatchPositionRepository],
+  exports: [DATABASE, StoredSchemaCatalog, EventReader, CheckpointRepository, PartitionMaintenance, TableStatistics, ManagerTotalsCompaction, ManagerCheckpoints, OwnershipQueries, LiveObjectsRepository, ApiSchemaRepository, DeadLetterRepository, WatchPositionRepository],
 })
 export class StoreModule implements OnApplicationShutdown {
   /** `migrateOnStart`: run pending migrations and create the event partitions before anything uses the database. */

@@ -57,6 +57,7 @@ import {
   recordedSchema,
 } from '../../../audit/src/index.js';
 import { decodableJsonSql } from './decodable-json.sql.js';
+import { versionSumsFromCheckpoint } from './manager-version-sums.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
@@ -530,6 +531,7 @@ export class OwnershipQueries {
     at: AsOf | null, after: string | undefined, limit: number | null, scopes: readonly AccessScope[] | undefined, cluster: string | undefined, exclude: readonly string[],
   ): Promise<ManagerListItem[]> {
     if (at === null && scopes === undefined && exclude.length === 0) return this.managerTotals(after, limit, cluster);
+    if (at?.kind === 'seq' && scopes === undefined && exclude.length === 0) return this.managerTotalsAt(at.seq, after, limit, cluster);
     const params: unknown[] = [after ?? null, cluster ?? null];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
@@ -572,6 +574,29 @@ export class OwnershipQueries {
        GROUP BY t.manager HAVING sum(t.objects) > 0
        ORDER BY t.manager COLLATE "C" ${limit === null ? '' : 'LIMIT $3'}`,
       limit === null ? [after ?? null, cluster ?? null] : [after ?? null, cluster ?? null, limit],
+    );
+    return rows.map((r) => ({ manager: r.manager, identities: sortedIdentities(identitiesOf(r.identities)), objectCount: r.object_count, fieldCount: r.field_count }));
+  }
+
+  /**
+   * {@link managerTotals} as of sequence `seq`, over every object (of `cluster`): from the manager
+   * index's checkpoint at or below `seq` and the versions that start or end between it and `seq`
+   * (migration `ManagerCheckpoints`), so a read costs the same at any size of the cluster and its
+   * history; the same answer as summing the versions in force then.
+   */
+  private async managerTotalsAt(seq: string, after: string | undefined, limit: number | null, cluster: string | undefined): Promise<ManagerListItem[]> {
+    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
+      `WITH g AS MATERIALIZED (SELECT ${ACTIVE} AS generation),
+            c AS MATERIALIZED (SELECT (SELECT max(c.seq) FROM manager_checkpoints c WHERE c.generation = g.generation AND c.seq <= $1::bigint) AS seq FROM g)
+       SELECT t.manager, sum(t.objects)::integer AS object_count, sum(t.fields)::integer AS field_count,
+              coalesce(array_agg(t.identities) FILTER (WHERE t.identities IS NOT NULL AND t.objects > 0), '{}') AS identities
+       FROM (SELECT d.cluster, d.manager, d.identities, sum(d.objects) AS objects, sum(d.fields) AS fields
+             FROM (${versionSumsFromCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.seq FROM c)', '$1::bigint')}) d
+             WHERE ($2::text IS NULL OR d.manager COLLATE "C" > $2 COLLATE "C") AND ($3::text IS NULL OR d.cluster = $3)
+             GROUP BY d.cluster, d.manager, d.identities) t
+       GROUP BY t.manager HAVING sum(t.objects) > 0
+       ORDER BY t.manager COLLATE "C" ${limit === null ? '' : 'LIMIT $4'}`,
+      limit === null ? [seq, after ?? null, cluster ?? null] : [seq, after ?? null, cluster ?? null, limit],
     );
     return rows.map((r) => ({ manager: r.manager, identities: sortedIdentities(identitiesOf(r.identities)), objectCount: r.object_count, fieldCount: r.field_count }));
   }

@@ -53,6 +53,8 @@ export class ProjectionGenerationsRepository {
       await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_TOTALS_LOCK]);
       await q.query(`DELETE FROM manager_totals WHERE generation <> $1`, [kept]);
     });
+    // The index versions' delete above took their checkpoints at or after its rows' lowest position; these are the ones below.
+    await this.dataSource.query(`DELETE FROM manager_checkpoints WHERE generation <> $1`, [kept]);
     await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection LIKE 'ownership@%' AND projection <> $1`, [ownershipCheckpoint(kept)]);
   }
 }
