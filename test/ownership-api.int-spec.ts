@@ -730,7 +730,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     const { fromVersions } = await versionsAnswerAsTheFold('/v1/managers', (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`]);
     const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
     expect(await everyPage('/v1/managers', `&at=${max}`)).toEqual(await everyPage('/v1/managers', ''));
-    // From checkpoints every three sequences (the worker builds them every 10,000): the same answers.
+    // From checkpoints every three sequences (the worker builds them every 5,000): the same answers.
     try {
       expect((await new ManagerCheckpoints(ds, { every: 3 }).run()).built.length).toBeGreaterThan(3);
       const again = await versionsAnswerAsTheFold('/v1/managers', (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`]);

@@ -2,6 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
 import { versionSumsFromCheckpoint } from '../projections/manager-version-sums.sql.js';
+import { notProjectedSql } from '../projections/not-projected.sql.js';
 
 /**
  * Held exclusively by a checkpoint's build and shared by the versions' triggers (migration
@@ -11,7 +12,7 @@ import { versionSumsFromCheckpoint } from '../projections/manager-version-sums.s
 export const MANAGER_CHECKPOINTS_LOCK = 7_291_004;
 
 /** Sequences between two checkpoints: a read at S sums the versions' starts and ends between the checkpoint below S and S. */
-export const CHECKPOINT_EVERY = 10_000;
+export const CHECKPOINT_EVERY = 5_000;
 
 /** Checkpoints one run builds at most (each from the one before); the next run goes on. */
 const PER_RUN = 50;
@@ -43,10 +44,7 @@ export class ManagerCheckpoints {
       const [state]: { generation: number; last: string | null; projected: string | null; from: string }[] = await q.query(
         `SELECT g.generation, (SELECT max(c.seq)::text FROM manager_checkpoints c WHERE c.generation = g.generation) AS last,
                 -- every event below the first one not projected yet (none: the last event) is projected
-                coalesce((SELECT min(e.seq) - 1 FROM events e
-                          WHERE (e.xid, e.seq) > coalesce((SELECT (p.last_xid, p.last_seq) FROM projection_checkpoints p WHERE p.projection = 'ownership@' || g.generation),
-                                                          ('0'::xid8, 0::bigint))),
-                         (SELECT max(e.seq) FROM events e))::text AS projected,
+                coalesce((SELECT min(e.seq) - 1 FROM events e WHERE ${notProjectedSql('e', 'g.generation')}), (SELECT max(e.seq) FROM events e))::text AS projected,
                 -- versions are complete from there (a generation that had states before they were kept)
                 coalesce((SELECT d.seq FROM derived_versions_start d WHERE d.generation = g.generation), 0)::text AS from
          FROM (SELECT ${ACTIVE_GENERATION} AS generation) g`,

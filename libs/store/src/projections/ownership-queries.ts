@@ -58,6 +58,7 @@ import {
 } from '../../../audit/src/index.js';
 import { decodableJsonSql } from './decodable-json.sql.js';
 import { versionSumsFromCheckpoint } from './manager-version-sums.sql.js';
+import { notProjectedSql } from './not-projected.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
@@ -674,7 +675,7 @@ export class OwnershipQueries {
                 -- observed by then to the millisecond (a range on the partition key, so later partitions are skipped)
                 SELECT 1 FROM events e
                 WHERE e.observed_at < $1::timestamptz + interval '1 millisecond'
-                  AND (e.xid, e.seq) > coalesce((SELECT (c.last_xid, c.last_seq) FROM projection_checkpoints c WHERE c.projection = 'ownership@' || ${ACTIVE}), ('0'::xid8, 0::bigint))
+                  AND ${notProjectedSql('e', ACTIVE)}
               ) AS answers`,
       [time],
     );
@@ -696,7 +697,7 @@ export class OwnershipQueries {
               AND NOT EXISTS (
                 SELECT 1 FROM events e
                 WHERE e.seq <= $1::bigint
-                  AND (e.xid, e.seq) > coalesce((SELECT (c.last_xid, c.last_seq) FROM projection_checkpoints c WHERE c.projection = 'ownership@' || ${ACTIVE}), ('0'::xid8, 0::bigint))
+                  AND ${notProjectedSql('e', ACTIVE)}
               ) AS answers`,
       [seq],
     );
