@@ -18,7 +18,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   projected below a checkpoint, a re-projection of an object, a backfill, a generation dropped.
  *   They take `MANAGER_CHECKPOINTS_LOCK` shared and the builder takes it exclusively, so a checkpoint
  *   is never built from a snapshot that misses a batch whose trigger has already run. A TRUNCATE of
- *   the versions deletes every checkpoint.
+ *   the versions deletes every checkpoint. A version that ends where or before it starts (no writer
+ *   makes one) is never in force, as the sums of versions in force say, so it counts nowhere.
  *
  * Up: the tables, the indexes (writes to the versions wait while they are built: about a second per
  * million versions here, measured in docs/benchmarks.md), the triggers. No checkpoint is built here:
@@ -49,14 +50,23 @@ export class ManagerCheckpoints1796600000000 implements MigrationInterface {
     await q.query(`CREATE INDEX idx_manager_objects_versions_start ON manager_objects_versions (generation, seq)`);
     await q.query(`CREATE INDEX idx_manager_objects_versions_end ON manager_objects_versions (generation, until_seq) WHERE until_seq IS NOT NULL`);
     // The deltas of a statement's rows: +1 where a version starts, -1 where it ends (the old rows' negated).
+    // (A row that ends where or before it starts is never in force: it has none.)
     const deltas = (rows: string, sign: 1 | -1): string => `
-      SELECT r.generation, r.seq AS pos, r.cluster, r.manager, r.identities::text AS ids, ${sign} AS objects, ${sign} * coalesce(r.identity_field_count, r.field_count) AS fields FROM ${rows} r
+      SELECT r.generation, r.seq AS pos, r.cluster, r.manager, r.identities::text AS ids, ${sign} AS objects, ${sign} * coalesce(r.identity_field_count, r.field_count) AS fields
+      FROM ${rows} r WHERE r.until_seq IS NULL OR r.until_seq > r.seq
       UNION ALL
-      SELECT r.generation, r.until_seq, r.cluster, r.manager, r.identities::text, ${-sign}, ${-sign} * coalesce(r.identity_field_count, r.field_count) FROM ${rows} r WHERE r.until_seq IS NOT NULL`;
+      SELECT r.generation, r.until_seq, r.cluster, r.manager, r.identities::text, ${-sign}, ${-sign} * coalesce(r.identity_field_count, r.field_count)
+      FROM ${rows} r WHERE r.until_seq > r.seq`;
+    // Only positions at or below a checkpoint of their generation are grouped: a live batch's are all
+    // above them, a retired generation's have none (their checkpoints are deleted first).
     const invalidate = (source: string): string => `
           DELETE FROM manager_checkpoints c
           USING (SELECT d.generation, min(d.pos) AS pos
-                 FROM (SELECT d.generation, d.pos FROM (${source}) d GROUP BY d.generation, d.pos, d.cluster, d.manager, d.ids
+                 FROM (SELECT d.generation, d.pos
+                       FROM (${source}) d
+                       JOIN (SELECT k.generation, max(k.seq) AS last FROM manager_checkpoints k GROUP BY k.generation) k
+                         ON k.generation = d.generation AND d.pos <= k.last
+                       GROUP BY d.generation, d.pos, d.cluster, d.manager, d.ids
                        HAVING sum(d.objects) <> 0 OR sum(d.fields) <> 0) d
                  GROUP BY d.generation) x
           WHERE c.generation = x.generation AND c.seq >= x.pos;`;

@@ -14,8 +14,11 @@ export const MANAGER_CHECKPOINTS_LOCK = 7_291_004;
 /** Sequences between two checkpoints: a read at S sums the versions' starts and ends between the checkpoint below S and S. */
 export const CHECKPOINT_EVERY = 5_000;
 
-/** Checkpoints one run builds at most (each from the one before); the next run goes on. */
-const PER_RUN = 50;
+/** Checkpoints one run builds at most, each in a transaction of its own from the one before; the next run goes on. */
+const PER_RUN = 200;
+/** Tries of the lock while batches hold it, and the wait between two. */
+const BUSY_TRIES = 20;
+const BUSY_WAIT_MS = 25;
 
 /** What one run did. */
 export interface CheckpointResult {
@@ -28,7 +31,7 @@ export interface CheckpointResult {
  * Builds the manager index's checkpoints of the active generation (migration `ManagerCheckpoints`
  * says what they are): at every multiple of {@link CHECKPOINT_EVERY} (or `every`) up to the last sequence before
  * which every event is projected, each from the one before (the first from the start), at most
- * {@link PER_RUN} a run.
+ * {@link PER_RUN} a run, one a transaction (the lock held for one residual's sums: milliseconds).
  */
 export class ManagerCheckpoints {
   private readonly every: bigint;
@@ -39,30 +42,46 @@ export class ManagerCheckpoints {
   }
 
   async run(): Promise<CheckpointResult> {
-    return inTransaction(this.dataSource, async (q) => {
-      await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_CHECKPOINTS_LOCK]);
-      const [state]: { generation: number; last: string | null; projected: string | null; from: string }[] = await q.query(
-        `SELECT g.generation, (SELECT max(c.seq)::text FROM manager_checkpoints c WHERE c.generation = g.generation) AS last,
-                -- every event below the first one not projected yet (none: the last event) is projected
-                coalesce((SELECT min(e.seq) - 1 FROM events e WHERE ${notProjectedSql('e', 'g.generation')}), (SELECT max(e.seq) FROM events e))::text AS projected,
-                -- versions are complete from there (a generation that had states before they were kept)
-                coalesce((SELECT d.seq FROM derived_versions_start d WHERE d.generation = g.generation), 0)::text AS from
-         FROM (SELECT ${ACTIVE_GENERATION} AS generation) g`,
-      );
-      if (!state || state.projected === null) return { built: [], rows: 0 };
-      const built: string[] = [];
-      let rows = 0;
-      let last = state.last === null ? null : BigInt(state.last);
-      const step = this.every;
-      const first = ((BigInt(state.from) + step - 1n) / step) * step;
-      for (let seq = last === null ? first : last + step; seq <= BigInt(state.projected) && built.length < PER_RUN; seq += step) {
-        if (seq <= 0n) continue;
-        rows += await this.build(q, state.generation, last, seq);
-        built.push(String(seq));
-        last = seq;
+    const built: string[] = [];
+    let rows = 0;
+    for (let busy = 0; built.length < PER_RUN; ) {
+      const next = await inTransaction(this.dataSource, (q) => this.buildNext(q));
+      if (next === 'busy') {
+        // The batches hold the lock (shared) only until they commit: try again shortly, a few times.
+        if (++busy > BUSY_TRIES) break;
+        await new Promise((r) => setTimeout(r, BUSY_WAIT_MS));
+        continue;
       }
-      return { built, rows };
-    });
+      if (next === null) break;
+      built.push(next.seq);
+      rows += next.rows;
+    }
+    return { built, rows };
+  }
+
+  /**
+   * Builds the next checkpoint, in the caller's transaction: `null` when none is due, `'busy'` when
+   * a batch holds the lock. The lock is only tried: a waiting exclusive request would queue every
+   * batch's trigger behind it (Postgres grants no shared lock past a waiting exclusive one).
+   */
+  private async buildNext(q: QueryRunner): Promise<{ seq: string; rows: number } | 'busy' | null> {
+    const [{ locked }]: { locked: boolean }[] = await q.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [MANAGER_CHECKPOINTS_LOCK]);
+    if (!locked) return 'busy';
+    const [state]: { generation: number; last: string | null; projected: string | null; from: string }[] = await q.query(
+      `SELECT g.generation, (SELECT max(c.seq)::text FROM manager_checkpoints c WHERE c.generation = g.generation) AS last,
+              -- every event below the first one not projected yet (none: the last event) is projected
+              coalesce((SELECT min(e.seq) - 1 FROM events e WHERE ${notProjectedSql('e', 'g.generation')}), (SELECT max(e.seq) FROM events e))::text AS projected,
+              -- versions are complete from there (a generation that had states before they were kept)
+              coalesce((SELECT d.seq FROM derived_versions_start d WHERE d.generation = g.generation), 0)::text AS from
+       FROM (SELECT ${ACTIVE_GENERATION} AS generation) g`,
+    );
+    if (!state || state.projected === null) return null;
+    const last = state.last === null ? null : BigInt(state.last);
+    const step = this.every;
+    const first = ((BigInt(state.from) + step - 1n) / step) * step;
+    const seq = last === null ? (first > 0n ? first : step) : last + step;
+    if (seq > BigInt(state.projected)) return null;
+    return { seq: String(seq), rows: await this.build(q, state.generation, last, seq) };
   }
 
   private async build(q: QueryRunner, generation: number, from: bigint | null, seq: bigint): Promise<number> {

@@ -45,6 +45,8 @@ export class ProjectionGenerationsRepository {
 
   /** Deletes the rows and checkpoints of every generation but `kept`. */
   private async dropAllBut(kept: number): Promise<void> {
+    // The index versions' checkpoints first: the versions' delete then has none to take (its trigger groups only positions below one).
+    await this.dataSource.query(`DELETE FROM manager_checkpoints WHERE generation <> $1`, [kept]);
     for (const table of ['field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
@@ -53,8 +55,6 @@ export class ProjectionGenerationsRepository {
       await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_TOTALS_LOCK]);
       await q.query(`DELETE FROM manager_totals WHERE generation <> $1`, [kept]);
     });
-    // The index versions' delete above took their checkpoints at or after its rows' lowest position; these are the ones below.
-    await this.dataSource.query(`DELETE FROM manager_checkpoints WHERE generation <> $1`, [kept]);
     await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection LIKE 'ownership@%' AND projection <> $1`, [ownershipCheckpoint(kept)]);
   }
 }
