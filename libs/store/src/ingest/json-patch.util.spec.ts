@@ -30,9 +30,10 @@ describe('applyStoredPatch: the stored body patches', () => {
     fc.assert(
       fc.property(body, body, (a, b) => {
         fc.pre(!holdsSkippedKey(a) && !holdsSkippedKey(b));
-        expect(applyStoredPatch(clone(a), createPatch(a, b))).toEqual(clone(b));
+        // As stored: JSON text parsed (no -0, which fast-check's values may hold and JSON cannot).
+        expect(applyStoredPatch(clone(a), clone(createPatch(a, b)))).toEqual(clone(b));
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, examples: [[{ v: [], w: {} }, { v: [], w: [-0] }]] },
     );
   });
 
