@@ -148,7 +148,8 @@ async function main(): Promise<void> {
     t = performance.now();
     const checkpoints: string[] = [];
     let checkpointRows = 0;
-    for (let r = await new ManagerCheckpoints(ds).run(); r.built.length > 0; r = await new ManagerCheckpoints(ds).run()) {
+    const builder = new ManagerCheckpoints(ds);
+    for (let r = await builder.run(); r.built.length > 0; r = await builder.run()) {
       checkpoints.push(...r.built);
       checkpointRows += r.rows;
     }

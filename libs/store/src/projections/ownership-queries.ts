@@ -565,18 +565,7 @@ export class OwnershipQueries {
    * manager whatever the cluster's size; the same answer as summing the index rows.
    */
   private async managerTotals(after: string | undefined, limit: number | null, cluster: string | undefined): Promise<ManagerListItem[]> {
-    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
-      `SELECT t.manager, sum(t.objects)::integer AS object_count, sum(t.fields)::integer AS field_count,
-              coalesce(array_agg(t.identities) FILTER (WHERE t.identities IS NOT NULL AND t.objects > 0), '{}') AS identities
-       FROM (SELECT m.cluster, m.manager, m.identities, sum(m.objects) AS objects, sum(m.fields) AS fields
-             FROM manager_totals m
-             WHERE m.generation = ${ACTIVE} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($2::text IS NULL OR m.cluster = $2)
-             GROUP BY m.cluster, m.manager, m.identities) t
-       GROUP BY t.manager HAVING sum(t.objects) > 0
-       ORDER BY t.manager COLLATE "C" ${limit === null ? '' : 'LIMIT $3'}`,
-      limit === null ? [after ?? null, cluster ?? null] : [after ?? null, cluster ?? null, limit],
-    );
-    return rows.map((r) => ({ manager: r.manager, identities: sortedIdentities(identitiesOf(r.identities)), objectCount: r.object_count, fieldCount: r.field_count }));
+    return this.managersFromKeySums(`SELECT m.cluster, m.manager, m.identities, m.objects, m.fields FROM manager_totals m WHERE m.generation = ${ACTIVE}`, [], after, limit, cluster);
   }
 
   /**
@@ -586,18 +575,33 @@ export class OwnershipQueries {
    * history; the same answer as summing the versions in force then.
    */
   private async managerTotalsAt(seq: string, after: string | undefined, limit: number | null, cluster: string | undefined): Promise<ManagerListItem[]> {
-    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
-      `WITH g AS MATERIALIZED (SELECT ${ACTIVE} AS generation),
+    const keyRows = `WITH g AS MATERIALIZED (SELECT ${ACTIVE} AS generation),
             c AS MATERIALIZED (SELECT (SELECT max(c.seq) FROM manager_checkpoints c WHERE c.generation = g.generation AND c.seq <= $1::bigint) AS seq FROM g)
-       SELECT t.manager, sum(t.objects)::integer AS object_count, sum(t.fields)::integer AS field_count,
+       ${versionSumsFromCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.seq FROM c)', '$1::bigint')}`;
+    return this.managersFromKeySums(keyRows, [seq], after, limit, cluster);
+  }
+
+  /**
+   * The managers after `after` by name (at most `limit`; `null`: all), of `cluster` or every one,
+   * from `keyRows` (SQL over `params`: rows of cluster, manager, identities as text, objects,
+   * fields, a key's rows summing to its total): a manager's sums are its keys', its identities those
+   * of its keys with objects; a manager whose objects sum to none is left out.
+   */
+  private async managersFromKeySums(
+    keyRows: string, params: unknown[], after: string | undefined, limit: number | null, cluster: string | undefined,
+  ): Promise<ManagerListItem[]> {
+    const placeholder = (value: unknown): string => `$${params.push(value)}`;
+    const [afterP, clusterP] = [placeholder(after ?? null), placeholder(cluster ?? null)];
+    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
+      `SELECT t.manager, sum(t.objects)::integer AS object_count, sum(t.fields)::integer AS field_count,
               coalesce(array_agg(t.identities) FILTER (WHERE t.identities IS NOT NULL AND t.objects > 0), '{}') AS identities
-       FROM (SELECT d.cluster, d.manager, d.identities, sum(d.objects) AS objects, sum(d.fields) AS fields
-             FROM (${versionSumsFromCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.seq FROM c)', '$1::bigint')}) d
-             WHERE ($2::text IS NULL OR d.manager COLLATE "C" > $2 COLLATE "C") AND ($3::text IS NULL OR d.cluster = $3)
-             GROUP BY d.cluster, d.manager, d.identities) t
+       FROM (SELECT k.cluster, k.manager, k.identities, sum(k.objects) AS objects, sum(k.fields) AS fields
+             FROM (${keyRows}) k
+             WHERE (${afterP}::text IS NULL OR k.manager COLLATE "C" > ${afterP} COLLATE "C") AND (${clusterP}::text IS NULL OR k.cluster = ${clusterP})
+             GROUP BY k.cluster, k.manager, k.identities) t
        GROUP BY t.manager HAVING sum(t.objects) > 0
-       ORDER BY t.manager COLLATE "C" ${limit === null ? '' : 'LIMIT $4'}`,
-      limit === null ? [seq, after ?? null, cluster ?? null] : [seq, after ?? null, cluster ?? null, limit],
+       ORDER BY t.manager COLLATE "C" ${limit === null ? '' : `LIMIT ${placeholder(limit)}`}`,
+      params,
     );
     return rows.map((r) => ({ manager: r.manager, identities: sortedIdentities(identitiesOf(r.identities)), objectCount: r.object_count, fieldCount: r.field_count }));
   }
