@@ -650,6 +650,39 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     await versionsAnswerAsTheFoldByTime('/v1/managers', 'manager_objects_versions', (t) => [`&at=${t}`, `&at=${t}&cluster=prod`]);
   });
 
+  it('lists the managers as of every time from the index checkpoints by time as folding every object gives them, objects out of time order left out and folded', async () => {
+    const queries = (t: string) => [`&at=${t}`, `&at=${t}&cluster=prod`];
+    const { times, fromVersions } = await versionsAnswerAsTheFoldByTime('/v1/managers', 'manager_objects_versions', queries);
+    const everyTimeAsTheFold = async () => {
+      for (const t of times) for (const query of queries(q(t))) expect([query, await wholeList('/v1/managers', query)]).toEqual([query, fromVersions.get(query)]);
+    };
+    const timeCheckpoints = async (): Promise<number> => (await ds.query(`SELECT count(*)::integer AS n FROM manager_time_checkpoints`))[0].n;
+    const [{ active }] = await ds.query(`SELECT active FROM projection_generations`);
+    const marked: string[] = (await ds.query(`SELECT DISTINCT object_id FROM manager_objects_versions WHERE generation = $1 AND until_seq IS NULL ORDER BY object_id LIMIT 2`, [active]))
+      .map((r: { object_id: string }) => r.object_id);
+    const hidden = await ds.query(`SELECT * FROM manager_objects_versions WHERE object_id = ANY($1)`, [marked]);
+    try {
+      // From checkpoints every three version starts (the worker builds them every 5,000): the same answers.
+      expect((await new ManagerCheckpoints(ds, { every: 3 }).run()).times.length).toBeGreaterThan(3);
+      await everyTimeAsTheFold();
+      // Two objects marked out of time order: their versions in force are taken away from the sums and the objects folded.
+      await ds.query(`UPDATE ownership_states SET ordered_through = NULL WHERE object_id = ANY($1)`, [marked]);
+      expect(await timeCheckpoints()).toBeGreaterThan(3);
+      await everyTimeAsTheFold();
+      // And without their versions (the checkpoints built again over the rest).
+      await ds.query(`DELETE FROM manager_objects_versions WHERE object_id = ANY($1)`, [marked]);
+      await new ManagerCheckpoints(ds, { every: 3 }).run();
+      expect(await timeCheckpoints()).toBeGreaterThan(1);
+      await everyTimeAsTheFold();
+    } finally {
+      await ds.query(`UPDATE ownership_states SET ordered_through = last_seq WHERE object_id = ANY($1)`, [marked]);
+      await ds.query(`DELETE FROM manager_objects_versions WHERE object_id = ANY($1)`, [marked]);
+      await ds.query(`INSERT INTO manager_objects_versions SELECT * FROM json_populate_recordset(NULL::manager_objects_versions, $1::json)`, [JSON.stringify(hidden)]);
+      await ds.query(`DELETE FROM manager_checkpoints`);
+      await ds.query(`DELETE FROM manager_time_checkpoints`);
+    }
+  });
+
   it('the migration that gave the versions their times fills them from the events as the projection writes them', async () => {
     const { times } = await eventTimes();
     const answers = async () => {

@@ -37,7 +37,7 @@ export class MaintenanceProcessor implements QueueProcessor {
       const r = await this.totals.run();
       if (r.folded > 0) this.logger.debug({ jobId: job.id, ...r }, 'manager totals compacted');
       const c = await this.checkpoints.run();
-      if (c.built.length > 0) this.logger.debug({ jobId: job.id, built: c.built, rows: c.rows }, 'manager index checkpoints built');
+      if (c.built.length + c.times.length > 0) this.logger.debug({ jobId: job.id, built: c.built, times: c.times, rows: c.rows }, 'manager index checkpoints built');
       return;
     }
     const { reason } = parsePayload('maintain-partitions', job.data);

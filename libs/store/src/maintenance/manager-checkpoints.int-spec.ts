@@ -1,26 +1,69 @@
 import type { DataSource } from 'typeorm';
+import type { AsOf } from '../../../audit/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { OwnershipQueries, type ManagerListItem } from '../projections/ownership-queries.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
-import { ManagerCheckpoints } from './manager-checkpoints.js';
+import { ManagerCheckpoints, type CheckpointResult } from './manager-checkpoints.js';
 
-describe('manager index checkpoints (real Postgres): managers as of a sequence from a checkpoint and the versions after it', () => {
+/** One axis of the checkpoints: its positions, how `at=` names one, the versions in force there, its table. */
+interface Axis {
+  readonly name: 'sequence' | 'time';
+  /** Every position the test lists the managers at. */
+  positions(ds: DataSource): Promise<string[]>;
+  asOf(position: string): AsOf;
+  /** SQL: version `m` in force at `$1`. */
+  readonly inForce: string;
+  readonly table: string;
+  readonly column: 'seq' | 'at';
+  /** The positions a run built on this axis. */
+  built(r: CheckpointResult): string[];
+  /** SQL of a position of `m`'s start (as the axis orders them) and `m`'s start moved (`+ n`: later, `- n`: earlier). */
+  readonly start: string;
+}
+
+const BY_SEQUENCE: Axis = {
+  name: 'sequence',
+  positions: async (ds) => (await ds.query(`SELECT e.seq::text AS seq FROM events e ORDER BY e.seq`)).map((r: { seq: string }) => r.seq),
+  asOf: (seq) => ({ kind: 'seq', seq }),
+  inForce: `m.seq <= $1::bigint AND (m.until_seq IS NULL OR m.until_seq > $1::bigint)`,
+  table: 'manager_checkpoints',
+  column: 'seq',
+  built: (r) => r.built,
+  start: 'm.seq',
+};
+
+const BY_TIME: Axis = {
+  name: 'time',
+  // Each event's time, and a millisecond before and after it.
+  positions: async (ds) => {
+    const times: number[] = (await ds.query(`SELECT DISTINCT date_trunc('milliseconds', e.observed_at) AS at FROM events e ORDER BY 1`)).map((r: { at: Date }) => r.at.getTime());
+    return [...new Set(times.flatMap((t) => [t - 1, t, t + 1]))].sort((a, b) => a - b).map((t) => new Date(t).toISOString());
+  },
+  asOf: (time) => ({ kind: 'time', time, ms: Date.parse(time) }),
+  inForce: `coalesce(m.at, '-infinity') <= $1::timestamptz AND (m.until_seq IS NULL OR coalesce(m.until_at, '-infinity') > $1::timestamptz)`,
+  table: 'manager_time_checkpoints',
+  column: 'at',
+  built: (r) => r.times,
+  start: 'm.at',
+};
+
+describe.each([BY_SEQUENCE, BY_TIME])('manager index checkpoints by $name (real Postgres): managers as of a moment from a checkpoint and the versions after it', (axis) => {
   let db: TestDatabase;
   let ds: DataSource;
-  let seqs: string[];
+  let positions: string[];
   const capture = () => loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture;
 
-  /** The managers in force at `seq` as the versions say them, summed row by row (the statement the checkpoints replace). */
-  const inForce = async (seq: string): Promise<unknown[]> => {
+  /** The managers in force at `position` as the versions say them, summed row by row (the statement the checkpoints replace). */
+  const inForce = async (position: string): Promise<unknown[]> => {
     const rows: { manager: string; objects: number; fields: number; identities: string[] }[] = await ds.query(
       `SELECT m.manager, count(*)::integer AS objects, sum(coalesce(m.identity_field_count, m.field_count))::integer AS fields,
               coalesce(array_agg(DISTINCT m.identities::text) FILTER (WHERE m.identities IS NOT NULL), '{}') AS identities
        FROM manager_objects_versions m, projection_generations g
-       WHERE g.projection = 'ownership' AND m.generation = g.active AND m.seq <= $1::bigint AND (m.until_seq IS NULL OR m.until_seq > $1::bigint)
+       WHERE g.projection = 'ownership' AND m.generation = g.active AND ${axis.inForce}
        GROUP BY m.manager ORDER BY m.manager COLLATE "C"`,
-      [seq],
+      [position],
     );
     return rows.map((r) => ({
       manager: r.manager,
@@ -34,16 +77,18 @@ describe('manager index checkpoints (real Postgres): managers as of a sequence f
   };
   const normalized = (items: readonly ManagerListItem[]) =>
     items.map((m) => ({ ...m, identities: [...m.identities].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) }));
-  /** `GET /v1/managers?at=` at every sequence of the log equals the versions in force then. */
-  const expectEverySeqAsTheVersions = async () => {
+  /** `GET /v1/managers?at=` at every position equals the versions in force then. */
+  const expectEveryPositionAsTheVersions = async () => {
     const queries = new OwnershipQueries(ds);
-    for (const seq of seqs) {
-      const page = await queries.managers({ kind: 'seq', seq }, undefined, 500);
-      expect({ seq, items: normalized(page.items) }).toEqual({ seq, items: await inForce(seq) });
+    for (const position of positions) {
+      const page = await queries.managers(axis.asOf(position), undefined, 500);
+      expect({ position, items: normalized(page.items) }).toEqual({ position, items: await inForce(position) });
     }
   };
+  const text = (position: string | Date): string => (position instanceof Date ? position.toISOString() : position);
   const checkpointed = async (): Promise<string[]> =>
-    (await ds.query(`SELECT c.seq::text AS seq FROM manager_checkpoints c ORDER BY c.seq`)).map((r: { seq: string }) => r.seq);
+    (await ds.query(`SELECT c.${axis.column} AS p FROM ${axis.table} c ORDER BY c.${axis.column}`)).map((r: { p: string | Date }) => text(r.p));
+  const before = (a: string, b: string): boolean => (axis.name === 'time' ? Date.parse(a) < Date.parse(b) : BigInt(a) < BigInt(b));
 
   beforeAll(async () => {
     db = await createTestDatabase('manager_checkpoints');
@@ -53,7 +98,9 @@ describe('manager index checkpoints (real Postgres): managers as of a sequence f
     for (let round = 0; round < 4; round++) {
       const batch = [];
       for (let i = 0; i < 12; i++) {
-        const base = deploymentObservation({ uid: `d${i}`, resourceVersion: `${round * 10 + 1}`, type: round === 0 ? 'ADDED' : 'MODIFIED' });
+        // Every event its own time, a second apart (the time axis needs distinct ones to tell checkpoints apart).
+        const observedAt = new Date(Date.UTC(2026, 10, 29, 10, round, i)).toISOString();
+        const base = deploymentObservation({ uid: `d${i}`, resourceVersion: `${round * 10 + 1}`, type: round === 0 ? 'ADDED' : 'MODIFIED', observedAt });
         if (round === 0) batch.push(base);
         else if (round === 3 && i % 5 === 0) batch.push({ ...base, type: 'DELETED' as const });
         else if ((i + round) % 3 === 0) batch.push(scaledBy(base, round === 2 ? 'keda' : 'hpa', round + i, `${round * 10 + 2}`));
@@ -61,70 +108,88 @@ describe('manager index checkpoints (real Postgres): managers as of a sequence f
       await appender.append(batch);
     }
     await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
-    seqs = (await ds.query(`SELECT e.seq::text AS seq FROM events e ORDER BY e.seq`)).map((r: { seq: string }) => r.seq);
-    expect(seqs.length).toBeGreaterThan(20);
+    positions = await axis.positions(ds);
+    expect(positions.length).toBeGreaterThan(20);
   });
   afterAll(async () => {
     await ds?.destroy();
     await db?.drop();
   });
 
-  it('answers as the versions in force at every sequence without checkpoints, with them, and after a late change below one; rebuilds what the change took', async () => {
-    await expectEverySeqAsTheVersions();
+  it('answers as the versions in force at every moment without checkpoints, with them, and after a late change below one; rebuilds what the change took', async () => {
+    await expectEveryPositionAsTheVersions();
+    // The answers come from the versions (not from folding the events): moved a century later, none is in force.
+    await ds.query(`UPDATE manager_objects_versions SET seq = seq + 1000000000, at = at + interval '100 years'`);
+    try {
+      expect((await new OwnershipQueries(ds).managers(axis.asOf(positions.at(-1)!), undefined, 500)).items).toEqual([]);
+    } finally {
+      await ds.query(`UPDATE manager_objects_versions SET seq = seq - 1000000000, at = at - interval '100 years'`);
+    }
 
     const builder = new ManagerCheckpoints(ds, { every: 4 });
     const first = await builder.run();
-    expect(first.built.length).toBe(Math.floor(Number(seqs.at(-1)) / 4));
-    expect(await checkpointed()).toEqual(first.built);
-    expect(await builder.run()).toEqual({ built: [], rows: 0 });
-    await expectEverySeqAsTheVersions();
+    if (axis.name === 'sequence') expect(first.built.length).toBe(Math.floor(Number(positions.at(-1)) / 4));
+    else expect(first.times.length).toBeGreaterThan(5);
+    expect(await checkpointed()).toEqual(axis.built(first));
+    expect(await builder.run()).toEqual({ built: [], times: [], rows: 0 });
+    await expectEveryPositionAsTheVersions();
 
     // A version projected late below the checkpoints (or re-projected): the checkpoints at or after it go, the rest stay.
-    const [low] = await ds.query(`SELECT m.object_id, m.manager, m.seq::text AS seq FROM manager_objects_versions m WHERE m.seq > 4 ORDER BY m.seq LIMIT 1`);
+    const [second] = axis.built(first).slice(1);
+    const [low] = await ds.query(
+      `SELECT m.object_id, m.manager, m.seq::text AS seq, ${axis.start} AS position FROM manager_objects_versions m WHERE ${axis.start} > $1 ORDER BY ${axis.start}, m.seq LIMIT 1`,
+      [second],
+    );
     await ds.query(`UPDATE manager_objects_versions SET field_count = field_count + 3, identity_field_count = identity_field_count + 3 WHERE object_id = $1 AND manager = $2 AND seq = $3`, [
       low.object_id, low.manager, low.seq,
     ]);
-    expect(await checkpointed()).toEqual(first.built.filter((s) => BigInt(s) < BigInt(low.seq)));
-    await expectEverySeqAsTheVersions();
+    const kept = axis.built(first).filter((p) => before(p, text(low.position)));
+    expect(kept.length).toBeGreaterThan(1);
+    expect(await checkpointed()).toEqual(kept);
+    await expectEveryPositionAsTheVersions();
     // An update that changes no start or end (sums the same) leaves them.
-    const before = await checkpointed();
-    await ds.query(`UPDATE manager_objects_versions SET at = at WHERE seq <= 4`);
-    expect(await checkpointed()).toEqual(before);
+    const unchanged = await checkpointed();
+    await ds.query(`UPDATE manager_objects_versions SET at = at, seq = seq WHERE seq <= 4`);
+    expect(await checkpointed()).toEqual(unchanged);
 
     const rebuilt = await builder.run();
-    expect(await checkpointed()).toEqual(first.built);
-    expect(rebuilt.built).toEqual(first.built.filter((s) => BigInt(s) >= BigInt(low.seq)));
-    await expectEverySeqAsTheVersions();
+    expect(await checkpointed()).toEqual(axis.built(first));
+    expect(axis.built(rebuilt)).toEqual(axis.built(first).filter((p) => !before(p, text(low.position))));
+    await expectEveryPositionAsTheVersions();
 
     // A version closed late (its manager gone), and rows deleted in a data-modifying CTE.
-    await ds.query(`UPDATE manager_objects_versions SET until_seq = seq + 1 WHERE until_seq IS NULL AND manager = 'hpa' AND seq < 6`);
+    await ds.query(`UPDATE manager_objects_versions SET until_seq = seq + 1, until_at = at + interval '500 milliseconds' WHERE until_seq IS NULL AND manager = 'hpa' AND seq < 6`);
     await ds.query(`WITH gone AS (DELETE FROM manager_objects_versions WHERE manager = 'keda' AND object_id::bigint % 2 = 0 RETURNING 1) SELECT count(*) FROM gone`);
     await builder.run();
-    expect(await checkpointed()).toEqual(first.built);
-    await expectEverySeqAsTheVersions();
+    const after = await checkpointed();
+    // By sequence they sit where they sat; by time, at every fourth start of the versions now (some are gone): as built from none.
+    if (axis.name === 'sequence') expect(after).toEqual(axis.built(first));
+    await ds.query(`DELETE FROM ${axis.table}`);
+    expect(axis.built(await builder.run())).toEqual(after);
+    await expectEveryPositionAsTheVersions();
   });
 
   it('never builds a checkpoint that misses a batch committing meanwhile, and never queues ahead of the batches', async () => {
-    await ds.query(`DELETE FROM manager_checkpoints`);
+    await ds.query(`DELETE FROM ${axis.table}`);
     const batch = ds.createQueryRunner();
     try {
       await batch.startTransaction();
-      // A late version at the lowest sequence, its trigger run (the shared lock held) before the build starts.
+      // A late version at the lowest sequence (and, without a time, before every time), its trigger run (the shared lock held) before the build starts.
       await batch.query(
         `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
          SELECT generation, object_id, 'late', seq, NULL, cluster, 2, '[["Update","apps/v1",""]]', 2 FROM manager_objects_versions ORDER BY seq LIMIT 1`,
       );
       // The build gives up rather than wait (a waiting exclusive request would hold up every other batch's trigger).
-      expect(await new ManagerCheckpoints(ds, { every: 4 }).run()).toEqual({ built: [], rows: 0 });
+      expect(await new ManagerCheckpoints(ds, { every: 4 }).run()).toEqual({ built: [], times: [], rows: 0 });
       // Another batch's trigger takes the shared lock meanwhile without waiting.
       await ds.query(`UPDATE manager_objects_versions SET at = at WHERE manager = 'hpa'`);
       await batch.commitTransaction();
     } finally {
       await batch.release();
     }
-    expect((await new ManagerCheckpoints(ds, { every: 4 }).run()).built.length).toBeGreaterThan(0);
-    await expectEverySeqAsTheVersions();
-    expect((await new OwnershipQueries(ds).managers({ kind: 'seq', seq: seqs.at(-1)! }, undefined, 500)).items.map((m) => m.manager)).toContain('late');
+    expect(axis.built(await new ManagerCheckpoints(ds, { every: 4 }).run()).length).toBeGreaterThan(0);
+    await expectEveryPositionAsTheVersions();
+    expect((await new OwnershipQueries(ds).managers(axis.asOf(positions.at(-1)!), undefined, 500)).items.map((m) => m.manager)).toContain('late');
   });
 
   it('keeps answering as the versions when the projector replays an object below the checkpoints (they are built again)', async () => {
@@ -133,18 +198,19 @@ describe('manager index checkpoints (real Postgres): managers as of a sequence f
     const all = await checkpointed();
     const [{ object_id }] = await ds.query(`SELECT m.object_id FROM manager_objects_versions m WHERE m.manager = 'hpa' ORDER BY m.seq LIMIT 1`);
     await projectorOn(ds).replay({ kind: 'object', objectId: object_id });
-    await expectEverySeqAsTheVersions();
+    await expectEveryPositionAsTheVersions();
     await builder.run();
     expect(await checkpointed()).toEqual(all);
-    await expectEverySeqAsTheVersions();
+    await expectEveryPositionAsTheVersions();
   });
 
   it('counts a version that ends where or before it starts nowhere, as the versions in force do', async () => {
     await ds.query(
-      `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count)
-       SELECT generation, object_id, 'backwards', seq + 5, seq + 1, cluster, 2, '[["Update","apps/v1",""]]', 2 FROM manager_objects_versions ORDER BY seq LIMIT 1`,
+      `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count, at, until_at)
+       SELECT generation, object_id, 'backwards', seq + 5, seq + 1, cluster, 2, '[["Update","apps/v1",""]]', 2, at + interval '5 seconds', at + interval '1 second'
+       FROM manager_objects_versions WHERE at IS NOT NULL ORDER BY seq LIMIT 1`,
     );
     await new ManagerCheckpoints(ds, { every: 4 }).run();
-    await expectEverySeqAsTheVersions();
+    await expectEveryPositionAsTheVersions();
   });
 });

@@ -1,7 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
-import { versionSumsFromCheckpoint } from '../projections/manager-version-sums.sql.js';
+import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from '../projections/manager-version-sums.sql.js';
 import { notProjectedSql } from '../projections/not-projected.sql.js';
 
 /**
@@ -11,10 +11,13 @@ import { notProjectedSql } from '../projections/not-projected.sql.js';
  */
 export const MANAGER_CHECKPOINTS_LOCK = 7_291_004;
 
-/** Sequences between two checkpoints: a read at S sums the versions' starts and ends between the checkpoint below S and S. */
+/**
+ * Sequences, or version starts by time, between two checkpoints: a read at S sums the versions' starts
+ * and ends between the checkpoint at or before S and S.
+ */
 export const CHECKPOINT_EVERY = 5_000;
 
-/** Checkpoints one run builds at most, each in a transaction of its own from the one before; the next run goes on. */
+/** Checkpoints of each axis one run builds at most, each in a transaction of its own from the one before; the next run goes on. */
 const PER_RUN = 200;
 /** Tries of the lock while batches hold it, and the wait between two. */
 const BUSY_TRIES = 20;
@@ -22,82 +25,146 @@ const BUSY_WAIT_MS = 25;
 
 /** What one run did. */
 export interface CheckpointResult {
-  /** The sequences checkpointed, and the rows their sums took. */
+  /** The sequences and the times checkpointed, and the rows their sums took. */
   readonly built: string[];
+  readonly times: string[];
   readonly rows: number;
 }
 
+/** Where the next checkpoint of one axis goes (`null`: none due), and how its sums are read. */
+interface CheckpointAxis {
+  /** `manager_checkpoints` by sequence, `manager_time_checkpoints` by time; their totals, and the position's column and type. */
+  readonly table: string;
+  readonly totals: string;
+  readonly column: 'seq' | 'at';
+  readonly type: 'bigint' | 'timestamptz';
+  next(q: QueryRunner, generation: number, last: string | null): Promise<string | null>;
+  /** SQL: the sums at `to` from the checkpoint at `from` (placeholders of the axis's type; `$1` the generation). */
+  sums(from: string, to: string): string;
+}
+
 /**
- * Builds the manager index's checkpoints of the active generation (migration `ManagerCheckpoints`
- * says what they are): at every multiple of {@link CHECKPOINT_EVERY} (or `every`) up to the last sequence before
- * which every event is projected, each from the one before (the first from the start), at most
- * {@link PER_RUN} a run, one a transaction (the lock held for one residual's sums: milliseconds).
+ * Builds the manager index's checkpoints of the active generation (migrations `ManagerCheckpoints`
+ * and `ManagerTimeCheckpoints` say what they are): by sequence at every multiple of
+ * {@link CHECKPOINT_EVERY} (or `every`) up to the last sequence before which every event is
+ * projected; by time at every {@link CHECKPOINT_EVERY}th version start after the one before, earlier
+ * than every event not projected yet. Each from the one before (the first from the start), at most
+ * {@link PER_RUN} of each a run, one a transaction (the lock held for one residual's sums: milliseconds).
  */
 export class ManagerCheckpoints {
   private readonly every: bigint;
+  private readonly axes: readonly CheckpointAxis[];
 
-  /** `every`: sequences between two checkpoints ({@link CHECKPOINT_EVERY}; tests take fewer). */
+  /** `every`: sequences, and version starts, between two checkpoints ({@link CHECKPOINT_EVERY}; tests take fewer). */
   constructor(private readonly dataSource: DataSource, options: { every?: number } = {}) {
     this.every = BigInt(options.every ?? CHECKPOINT_EVERY);
+    this.axes = [this.bySequence(), this.byTime()];
   }
 
   async run(): Promise<CheckpointResult> {
-    const built: string[] = [];
+    const [built, times] = [[] as string[], [] as string[]];
     let rows = 0;
-    for (let busy = 0; built.length < PER_RUN; ) {
-      const next = await inTransaction(this.dataSource, (q) => this.buildNext(q));
-      if (next === 'busy') {
-        // The batches hold the lock (shared) only until they commit: try again shortly, a few times.
-        if (++busy > BUSY_TRIES) break;
-        await new Promise((r) => setTimeout(r, BUSY_WAIT_MS));
-        continue;
+    for (const [axis, positions] of [[this.axes[0]!, built], [this.axes[1]!, times]] as const) {
+      for (let busy = 0; positions.length < PER_RUN; ) {
+        const next = await inTransaction(this.dataSource, (q) => this.buildNext(q, axis));
+        if (next === 'busy') {
+          // The batches hold the lock (shared) only until they commit: try again shortly, a few times.
+          if (++busy > BUSY_TRIES) break;
+          await new Promise((r) => setTimeout(r, BUSY_WAIT_MS));
+          continue;
+        }
+        if (next === null) break;
+        positions.push(next.position);
+        rows += next.rows;
       }
-      if (next === null) break;
-      built.push(next.seq);
-      rows += next.rows;
     }
-    return { built, rows };
+    return { built, times, rows };
   }
 
   /**
-   * Builds the next checkpoint, in the caller's transaction: `null` when none is due, `'busy'` when
-   * a batch holds the lock. The lock is only tried: a waiting exclusive request would queue every
-   * batch's trigger behind it (Postgres grants no shared lock past a waiting exclusive one).
+   * Builds the next checkpoint of `axis`, in the caller's transaction: `null` when none is due,
+   * `'busy'` when a batch holds the lock. The lock is only tried: a waiting exclusive request would
+   * queue every batch's trigger behind it (Postgres grants no shared lock past a waiting exclusive one).
    */
-  private async buildNext(q: QueryRunner): Promise<{ seq: string; rows: number } | 'busy' | null> {
+  private async buildNext(q: QueryRunner, axis: CheckpointAxis): Promise<{ position: string; rows: number } | 'busy' | null> {
     const [{ locked }]: { locked: boolean }[] = await q.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [MANAGER_CHECKPOINTS_LOCK]);
     if (!locked) return 'busy';
-    const [state]: { generation: number; last: string | null; projected: string | null; from: string }[] = await q.query(
-      `SELECT g.generation, (SELECT max(c.seq)::text FROM manager_checkpoints c WHERE c.generation = g.generation) AS last,
-              -- every event below the first one not projected yet (none: the last event) is projected
-              coalesce((SELECT min(e.seq) - 1 FROM events e WHERE ${notProjectedSql('e', 'g.generation')}), (SELECT max(e.seq) FROM events e))::text AS projected,
-              -- versions are complete from there (a generation that had states before they were kept)
-              coalesce((SELECT d.seq FROM derived_versions_start d WHERE d.generation = g.generation), 0)::text AS from
+    const [state]: { generation: number; last: string | null }[] = await q.query(
+      `SELECT g.generation, (SELECT max(c.${axis.column}) FROM ${axis.table} c WHERE c.generation = g.generation)${axis.type === 'bigint' ? '::text' : ''} AS last
        FROM (SELECT ${ACTIVE_GENERATION} AS generation) g`,
     );
-    if (!state || state.projected === null) return null;
-    const last = state.last === null ? null : BigInt(state.last);
-    const step = this.every;
-    const first = ((BigInt(state.from) + step - 1n) / step) * step;
-    const seq = last === null ? (first > 0n ? first : step) : last + step;
-    if (seq > BigInt(state.projected)) return null;
-    return { seq: String(seq), rows: await this.build(q, state.generation, last, seq) };
-  }
-
-  private async build(q: QueryRunner, generation: number, from: bigint | null, seq: bigint): Promise<number> {
-    await q.query(`INSERT INTO manager_checkpoints (generation, seq) VALUES ($1, $2)`, [generation, String(seq)]);
+    if (!state) return null;
+    const last = axis.type === 'timestamptz' && state.last !== null ? new Date(state.last).toISOString() : state.last;
+    const position = await axis.next(q, state.generation, last);
+    if (position === null) return null;
+    await q.query(`INSERT INTO ${axis.table} (generation, ${axis.column}) VALUES ($1, $2)`, [state.generation, position]);
     const [row]: { n: number }[] = await q.query(
       `WITH kept AS (
-         INSERT INTO manager_checkpoint_totals (generation, seq, cluster, manager, identities, objects, fields)
-         SELECT $1, $3::bigint, d.cluster, d.manager, d.identities, sum(d.objects), sum(d.fields)
-         FROM (${versionSumsFromCheckpoint('$1', '$2::bigint', '$3::bigint')}) d
+         INSERT INTO ${axis.totals} (generation, ${axis.column}, cluster, manager, identities, objects, fields)
+         SELECT $1, $3::${axis.type}, d.cluster, d.manager, d.identities, sum(d.objects), sum(d.fields)
+         FROM (${axis.sums(`$2::${axis.type}`, `$3::${axis.type}`)}) d
          GROUP BY d.cluster, d.manager, d.identities
          HAVING sum(d.objects) <> 0 OR sum(d.fields) <> 0
          RETURNING 1
        )
        SELECT count(*)::integer AS n FROM kept`,
-      [generation, from === null ? null : String(from), String(seq)],
+      [state.generation, last, position],
     );
-    return row!.n;
+    return { position, rows: row!.n };
+  }
+
+  /** By sequence: the next multiple of `every` after the last one (or from where versions are complete), once every event up to it is projected. */
+  private bySequence(): CheckpointAxis {
+    const step = this.every;
+    return {
+      table: 'manager_checkpoints',
+      totals: 'manager_checkpoint_totals',
+      column: 'seq',
+      type: 'bigint',
+      sums: (from, to) => versionSumsFromCheckpoint('$1', from, to),
+      next: async (q, generation, last) => {
+        const [bounds]: { projected: string | null; from: string }[] = await q.query(
+          `SELECT -- every event below the first one not projected yet (none: the last event) is projected
+                  coalesce((SELECT min(e.seq) - 1 FROM events e WHERE ${notProjectedSql('e', '$1::integer')}), (SELECT max(e.seq) FROM events e))::text AS projected,
+                  -- versions are complete from there (a generation that had states before they were kept)
+                  coalesce((SELECT d.seq FROM derived_versions_start d WHERE d.generation = $1::integer), 0)::text AS from`,
+          [generation],
+        );
+        if (!bounds || bounds.projected === null) return null;
+        const first = ((BigInt(bounds.from) + step - 1n) / step) * step;
+        const seq = last === null ? (first > 0n ? first : step) : BigInt(last) + step;
+        return seq > BigInt(bounds.projected) ? null : String(seq);
+      },
+    };
+  }
+
+  /**
+   * By time: the time of the `every`th version start after the last checkpoint, when it is earlier
+   * than every event not projected yet (to the millisecond, as versions are timed). An event observed
+   * before a checkpoint but projected after it deletes the checkpoint (the triggers), and the next run
+   * builds it again.
+   */
+  private byTime(): CheckpointAxis {
+    return {
+      table: 'manager_time_checkpoints',
+      totals: 'manager_time_checkpoint_totals',
+      column: 'at',
+      type: 'timestamptz',
+      sums: (from, to) => versionSumsFromTimeCheckpoint('$1', from, to),
+      next: async (q, generation, last) => {
+        const [row]: { at: Date | null }[] = await q.query(
+          `SELECT n.at FROM (
+             SELECT m.at FROM manager_objects_versions m
+             WHERE m.generation = $1::integer AND m.at > coalesce($2::timestamptz, '-infinity')
+             ORDER BY m.at OFFSET $3::bigint - 1 LIMIT 1
+           ) n
+           WHERE NOT EXISTS (
+             SELECT 1 FROM events e WHERE ${notProjectedSql('e', '$1::integer')} AND e.observed_at < n.at + interval '1 millisecond'
+           )`,
+          [generation, last, String(this.every)],
+        );
+        return row?.at ? row.at.toISOString() : null;
+      },
+    };
   }
 }

@@ -18,3 +18,29 @@ export const versionSumsFromCheckpoint = (generation: string, checkpoint: string
   SELECT m.cluster, m.manager, m.identities::text, -1, -coalesce(m.identity_field_count, m.field_count)
   FROM manager_objects_versions m
   WHERE m.generation = ${generation} AND m.until_seq IS NOT NULL AND m.until_seq > coalesce(${checkpoint}, -1) AND m.until_seq <= ${seq} AND m.until_seq > m.seq`;
+
+/**
+ * SQL: {@link versionSumsFromCheckpoint} by time (migration `ManagerTimeCheckpoints`): the sums of the
+ * versions of `generation` in force at the time `time` (as `at=<time>` compares them: from `at`
+ * until `until_at`, a missing time before every time), from the time checkpoint at `checkpoint`
+ * (null: none, summed from the start, the versions without a start time included). Over every
+ * object, those out of time order included. `checkpoint` and `time` are SQL expressions typed
+ * timestamptz there.
+ */
+export const versionSumsFromTimeCheckpoint = (generation: string, checkpoint: string, time: string): string => `
+  SELECT t.cluster, t.manager, t.identities, t.objects, t.fields
+  FROM manager_time_checkpoint_totals t WHERE t.generation = ${generation} AND t.at = ${checkpoint}
+  UNION ALL
+  SELECT m.cluster, m.manager, m.identities::text, 1, coalesce(m.identity_field_count, m.field_count)
+  FROM manager_objects_versions m
+  WHERE m.generation = ${generation} AND m.at > coalesce(${checkpoint}, '-infinity') AND m.at <= ${time}
+    AND (m.until_seq IS NULL OR coalesce(m.until_at, '-infinity') > m.at)
+  UNION ALL
+  SELECT m.cluster, m.manager, m.identities::text, 1, coalesce(m.identity_field_count, m.field_count)
+  FROM manager_objects_versions m
+  WHERE ${checkpoint} IS NULL AND m.generation = ${generation} AND m.at IS NULL AND (m.until_seq IS NULL OR m.until_at IS NOT NULL)
+  UNION ALL
+  SELECT m.cluster, m.manager, m.identities::text, -1, -coalesce(m.identity_field_count, m.field_count)
+  FROM manager_objects_versions m
+  WHERE m.generation = ${generation} AND m.until_seq IS NOT NULL AND m.until_at > coalesce(${checkpoint}, '-infinity') AND m.until_at <= ${time}
+    AND m.until_at > coalesce(m.at, '-infinity')`;

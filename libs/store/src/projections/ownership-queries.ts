@@ -57,7 +57,7 @@ import {
   recordedSchema,
 } from '../../../audit/src/index.js';
 import { decodableJsonSql } from './decodable-json.sql.js';
-import { versionSumsFromCheckpoint } from './manager-version-sums.sql.js';
+import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from './manager-version-sums.sql.js';
 import { notProjectedSql } from './not-projected.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
@@ -533,6 +533,7 @@ export class OwnershipQueries {
   ): Promise<ManagerListItem[]> {
     if (at === null && scopes === undefined && exclude.length === 0) return this.managerTotals(after, limit, cluster);
     if (at?.kind === 'seq' && scopes === undefined && exclude.length === 0) return this.managerTotalsAt(at.seq, after, limit, cluster);
+    if (at?.kind === 'time' && scopes === undefined) return this.managerTotalsAtTime(at, exclude, after, limit, cluster);
     const params: unknown[] = [after ?? null, cluster ?? null];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
@@ -579,6 +580,26 @@ export class OwnershipQueries {
             c AS MATERIALIZED (SELECT (SELECT max(c.seq) FROM manager_checkpoints c WHERE c.generation = g.generation AND c.seq <= $1::bigint) AS seq FROM g)
        ${versionSumsFromCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.seq FROM c)', '$1::bigint')}`;
     return this.managersFromKeySums(keyRows, [seq], after, limit, cluster);
+  }
+
+  /**
+   * {@link managerTotals} as of the time `at`, over every object (of `cluster`) but those of `exclude`:
+   * from the manager index's time checkpoint at or before `at` and the versions that start or end
+   * between the two (migration `ManagerTimeCheckpoints`), less the versions of `exclude` in force
+   * then; the same answer as summing the versions in force then of every other object.
+   */
+  private async managerTotalsAtTime(
+    at: AsOf & { kind: 'time' }, exclude: readonly string[], after: string | undefined, limit: number | null, cluster: string | undefined,
+  ): Promise<ManagerListItem[]> {
+    const keyRows = `WITH g AS MATERIALIZED (SELECT ${ACTIVE} AS generation),
+            c AS MATERIALIZED (SELECT (SELECT max(c.at) FROM manager_time_checkpoints c WHERE c.generation = g.generation AND c.at <= $1::timestamptz) AS at FROM g)
+       ${versionSumsFromTimeCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.at FROM c)', '$1::timestamptz')}
+       UNION ALL
+       -- the objects left out (folded instead): their versions in force then taken away
+       SELECT m.cluster, m.manager, m.identities::text, -1, -coalesce(m.identity_field_count, m.field_count)
+       FROM manager_objects_versions m
+       WHERE m.generation = (SELECT g.generation FROM g) AND m.object_id = ANY($2::text[]) AND ${versionInForceAt('m', at, '$1')}`;
+    return this.managersFromKeySums(keyRows, [versionMoment(at), exclude], after, limit, cluster);
   }
 
   /**

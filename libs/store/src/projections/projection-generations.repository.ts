@@ -47,6 +47,7 @@ export class ProjectionGenerationsRepository {
   private async dropAllBut(kept: number): Promise<void> {
     // The index versions' checkpoints first: the versions' delete then has none to take (its trigger groups only positions below one).
     await this.dataSource.query(`DELETE FROM manager_checkpoints WHERE generation <> $1`, [kept]);
+    await this.dataSource.query(`DELETE FROM manager_time_checkpoints WHERE generation <> $1`, [kept]);
     for (const table of ['field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
