@@ -71,7 +71,8 @@ const SLOW_MS = 500;
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 /** Round r is observed at 10:00 + r minutes: `at=` times fall between rounds. */
-const roundTime = (round: number) => new Date(Date.UTC(2026, 10, 21, 10, round, 30)).toISOString();
+/** Round `round` observes its objects one after the other over 50 s of minute `round` (in object order, as they are appended). */
+const roundTime = (round: number, index: number) => new Date(Date.UTC(2026, 10, 21, 10, round) + Math.floor((index * 50_000) / OBJECTS)).toISOString();
 
 async function main(): Promise<void> {
   log(`${machine()}; objects=${OBJECTS} rounds=${ROUNDS} clients=${CLIENTS} requests=${REQUESTS}`);
@@ -171,7 +172,8 @@ async function main(): Promise<void> {
     const anyId = () => ids[Math.floor(random() * ids.length)]!;
     // A sequence number after every object's first event, and a time between two rounds.
     const laterSeq = () => String(Math.floor(minSeq + OBJECTS + random() * (maxSeq - minSeq - OBJECTS)));
-    const laterTime = () => new Date(Date.UTC(2026, 10, 21, 10, 1 + Math.floor(random() * ROUNDS), 45)).toISOString();
+    // Any millisecond of a later round's minute: most fall among its observations.
+    const laterTime = () => new Date(Date.UTC(2026, 10, 21, 10, 1) + Math.floor(random() * ROUNDS * 60_000)).toISOString();
     const image = encodeURIComponent('.spec.template.spec.containers[name="app"].image');
     const queries: Record<string, () => string> = {
       // The framework's own floor: what every other query's req/s is compared to.

@@ -96,8 +96,8 @@ export interface DeploymentStreamOptions {
   readonly rounds: number;
   /** Observations per yielded chunk. */
   readonly chunk: number;
-  /** The observation time of a round's observations. */
-  readonly observedAt: (round: number) => string;
+  /** The observation time of object `index`'s observation in `round`. */
+  readonly observedAt: (round: number, index: number) => string;
   /** Every n-th object's applier also owns `.spec.replicas`, co-owned with the HPA (a finding); none without. */
   readonly findingEvery?: number;
 }
@@ -112,14 +112,13 @@ export function* deploymentStream(o: DeploymentStreamOptions): Generator<Observa
   for (let round = 0; round <= o.rounds; round++) {
     for (let start = 0; start < o.objects; start += o.chunk) {
       const out: Observation[] = [];
-      const observedAt = o.observedAt(round);
       for (let i = start; i < Math.min(o.objects, start + o.chunk); i++) {
         if (round > 0 && !timeOnly(i, round)) state[i]! += 1;
         out.push(deploymentObservation({
           cluster: 'bench', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `web-${i}`, namespace: `ns-${i % 50}`,
           resourceVersion: String(round * o.objects + i + 1), type: round === 0 ? 'ADDED' : 'MODIFIED',
           replicas: 1 + (state[i]! % 10), image: `registry.example.com/web:1.${state[i]}`,
-          time: new Date(Date.UTC(2026, 10, 21, 10, round)).toISOString(), observedAt,
+          time: new Date(Date.UTC(2026, 10, 21, 10, round)).toISOString(), observedAt: o.observedAt(round, i),
           applierOwnsReplicas: o.findingEvery !== undefined && i % o.findingEvery === 0,
         }));
       }

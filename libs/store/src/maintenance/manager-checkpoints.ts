@@ -2,7 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
 import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from '../projections/manager-version-sums.sql.js';
-import { notProjectedSql } from '../projections/not-projected.sql.js';
+import { notProjectedSql, someNotProjectedBefore } from '../projections/not-projected.sql.js';
 
 /**
  * Held exclusively by a checkpoint's build and shared by the versions' triggers (migration
@@ -158,9 +158,7 @@ export class ManagerCheckpoints {
              WHERE m.generation = $1::integer AND m.at > coalesce($2::timestamptz, '-infinity')
              ORDER BY m.at OFFSET $3::bigint - 1 LIMIT 1
            ) n
-           WHERE NOT EXISTS (
-             SELECT 1 FROM events e WHERE ${notProjectedSql('e', '$1::integer')} AND e.observed_at < n.at + interval '1 millisecond'
-           )`,
+           WHERE NOT ${someNotProjectedBefore(`n.at + interval '1 millisecond'`, '$1::integer')}`,
           [generation, last, String(this.every)],
         );
         return row?.at ? row.at.toISOString() : null;

@@ -11,3 +11,14 @@ export const notProjectedSql = (e: string, generation: string): string => {
     `(SELECT c.${column} FROM projection_checkpoints c WHERE c.projection = 'ownership@' || ${generation})`;
   return `(${e}.xid, ${e}.seq) > (coalesce(${checkpoint('last_xid')}, '0'::xid8), coalesce(${checkpoint('last_seq')}, 0::bigint))`;
 };
+
+/**
+ * SQL: true where some event observed before `until` (an SQL expression, exclusive) is not projected
+ * yet by generation `generation`. The events after the checkpoint come from the `(xid, seq)` index
+ * and their times from the primary key `(seq, observed_at)`, both read index-only: the time beside
+ * the row comparison in one scan needs every candidate's row, which Postgres chose to get by reading
+ * the whole partition (60 ms at 340,000 events; 0.2 ms so).
+ */
+export const someNotProjectedBefore = (until: string, generation: string): string => `EXISTS (
+  SELECT 1 FROM events p JOIN events t ON t.seq = p.seq AND t.observed_at < ${until}
+  WHERE ${notProjectedSql('p', generation)})`;

@@ -58,7 +58,7 @@ import {
 } from '../../../audit/src/index.js';
 import { decodableJsonSql } from './decodable-json.sql.js';
 import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from './manager-version-sums.sql.js';
-import { notProjectedSql } from './not-projected.sql.js';
+import { notProjectedSql, someNotProjectedBefore } from './not-projected.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
@@ -696,12 +696,8 @@ export class OwnershipQueries {
       'time-versions-answer',
       `SELECT coalesce((SELECT d.at FROM derived_versions_start d WHERE d.generation = ${ACTIVE}), '-infinity') <= $1::timestamptz
               AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.versions_behind)
-              AND NOT EXISTS (
-                -- observed by then to the millisecond (a range on the partition key, so later partitions are skipped)
-                SELECT 1 FROM events e
-                WHERE e.observed_at < $1::timestamptz + interval '1 millisecond'
-                  AND ${notProjectedSql('e', ACTIVE)}
-              ) AS answers`,
+              -- observed by then to the millisecond
+              AND NOT ${someNotProjectedBefore(`$1::timestamptz + interval '1 millisecond'`, ACTIVE)} AS answers`,
       [time],
     );
     return row?.answers === true;

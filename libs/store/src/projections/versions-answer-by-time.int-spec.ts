@@ -1,0 +1,60 @@
+import { jest } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import type { AsOf } from '../../../audit/src/index.js';
+import { loadConfig } from '../../../config/src/index.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
+import { createDataSource } from '../database/database.js';
+import { EventAppender } from '../events/event-appender.js';
+import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
+import { OwnershipQueries } from './ownership-queries.js';
+
+const capture = () => loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture;
+const minute = (m: number): string => new Date(Date.UTC(2026, 10, 29, 10, m)).toISOString();
+const asOf = (time: string): AsOf => ({ kind: 'time', time, ms: Date.parse(time) });
+
+describe('lists as of a time read the versions only once every event observed by then is projected (real Postgres)', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('versions_answer_by_time');
+    ds = await createDataSource(db.url, 4).initialize();
+    await foldingAppender(ds, capture()).append([1, 2, 3].map((m) => deploymentObservation({ uid: `d${m}`, resourceVersion: `${m}`, type: 'ADDED', observedAt: minute(m) })));
+    await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('folds while an event observed by then waits for the projector, and reads the versions when the only such event was observed later', async () => {
+    const queries = new OwnershipQueries(ds);
+    const folds = jest.spyOn(OwnershipQueries.prototype as unknown as { forEachStateAt: () => Promise<void> }, 'forEachStateAt');
+    const managers = async (time: string) => (await queries.managers(asOf(time), undefined, 100)).items.map((m) => m.manager);
+    try {
+      const before = await managers(minute(3));
+      expect(folds).not.toHaveBeenCalled();
+
+      // Stored by an appender that leaves it to the projector: observed at 10:05, after the time asked about.
+      const plain = new EventAppender(ds, capture(), null);
+      await plain.append([scaledBy(deploymentObservation({ uid: 'later', resourceVersion: '5', type: 'ADDED', observedAt: minute(5) }), 'later-scaler', 2, '6')]);
+      expect(await managers(minute(3))).toEqual(before);
+      expect(folds).not.toHaveBeenCalled();
+
+      // Observed at 10:00, before every projected event: the versions as of 10:02 lack it, so the list folds.
+      await plain.append([scaledBy(deploymentObservation({ uid: 'late', resourceVersion: '7', type: 'ADDED', observedAt: minute(0) }), 'late-scaler', 2, '8')]);
+      await managers(minute(2));
+      expect(folds).toHaveBeenCalled();
+
+      // Once projected, the versions answer, with it.
+      await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
+      folds.mockClear();
+      const projected = await managers(minute(2));
+      expect(folds).not.toHaveBeenCalled();
+      expect(projected).toContain('late-scaler');
+      expect(projected).not.toContain('later-scaler');
+    } finally {
+      folds.mockRestore();
+    }
+  });
+});
