@@ -70,7 +70,6 @@ const slowQueries = new Map<string, boolean>();
 const SLOW_MS = 500;
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** Round r is observed at 10:00 + r minutes: `at=` times fall between rounds. */
 /** Round `round` observes its objects one after the other over 50 s of minute `round` (in object order, as they are appended). */
 const roundTime = (round: number, index: number) => new Date(Date.UTC(2026, 10, 21, 10, round) + Math.floor((index * 50_000) / OBJECTS)).toISOString();
 

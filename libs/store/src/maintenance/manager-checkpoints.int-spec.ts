@@ -204,6 +204,37 @@ describe.each([BY_SEQUENCE, BY_TIME])('manager index checkpoints by $name (real 
     await expectEveryPositionAsTheVersions();
   });
 
+  if (axis.name === 'time') it('by time: places checkpoints among ends as among starts, and at whole milliseconds whatever the versions\' precision', async () => {
+    const builder = new ManagerCheckpoints(ds, { every: 4 });
+    await builder.run();
+    const before = await checkpointed();
+    // Every open version closed a minute after the newest time (a namespace deleted): ends, no start.
+    const [{ newest }] = await ds.query(`SELECT max(at) AS newest FROM manager_objects_versions`);
+    const closed: number = (await ds.query(
+      `WITH c AS (UPDATE manager_objects_versions SET until_seq = seq + 100000, until_at = $1::timestamptz + interval '1 minute' + (seq % 7) * interval '1 second'
+                  WHERE until_seq IS NULL RETURNING 1) SELECT count(*)::integer AS n FROM c`,
+      [newest],
+    ))[0].n;
+    expect(closed).toBeGreaterThan(8);
+    const ends = axis.built(await builder.run()).filter((p) => Date.parse(p) > Date.parse(text(newest)));
+    expect(ends.length).toBeGreaterThan(0);
+    positions.push(...ends, new Date(Date.parse(text(newest)) + 120_000).toISOString());
+    await expectEveryPositionAsTheVersions();
+
+    // Versions timed within a millisecond of each other (a writer keeping microseconds): positions stay whole and increasing.
+    await ds.query(`DELETE FROM ${axis.table}`);
+    await ds.query(
+      `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count, at, until_at)
+       SELECT generation, object_id, 'fine-' || i, seq, NULL, cluster, 1, '[["Update","apps/v1",""]]', 1, at + i * interval '100 microseconds', NULL
+       FROM (SELECT * FROM manager_objects_versions WHERE at IS NOT NULL ORDER BY seq LIMIT 1) v, generate_series(1, 30) i`,
+    );
+    const fine = axis.built(await builder.run());
+    expect(fine.length).toBeGreaterThan(before.length / 2);
+    expect(fine.every((p, i) => p.endsWith('Z') && (i === 0 || Date.parse(p) > Date.parse(fine[i - 1]!)))).toBe(true);
+    expect(axis.built(await builder.run())).toEqual([]);
+    await expectEveryPositionAsTheVersions();
+  });
+
   it('counts a version that ends where or before it starts nowhere, as the versions in force do', async () => {
     await ds.query(
       `INSERT INTO manager_objects_versions (generation, object_id, manager, seq, until_seq, cluster, field_count, identities, identity_field_count, at, until_at)

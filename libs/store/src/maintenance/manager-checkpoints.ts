@@ -2,7 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
 import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from '../projections/manager-version-sums.sql.js';
-import { notProjectedSql, someNotProjectedBefore } from '../projections/not-projected.sql.js';
+import { notProjectedSeqsSql, someNotProjectedBefore } from '../projections/not-projected.sql.js';
 
 /**
  * Held exclusively by a checkpoint's build and shared by the versions' triggers (migration
@@ -47,8 +47,8 @@ interface CheckpointAxis {
  * Builds the manager index's checkpoints of the active generation (migrations `ManagerCheckpoints`
  * and `ManagerTimeCheckpoints` say what they are): by sequence at every multiple of
  * {@link CHECKPOINT_EVERY} (or `every`) up to the last sequence before which every event is
- * projected; by time at every {@link CHECKPOINT_EVERY}th version start after the one before, earlier
- * than every event not projected yet. Each from the one before (the first from the start), at most
+ * projected; by time at every {@link CHECKPOINT_EVERY}th version start or end after the one before,
+ * when no event observed by then waits for the projector. Each from the one before (the first from the start), at most
  * {@link PER_RUN} of each a run, one a transaction (the lock held for one residual's sums: milliseconds).
  */
 export class ManagerCheckpoints {
@@ -125,7 +125,7 @@ export class ManagerCheckpoints {
       next: async (q, generation, last) => {
         const [bounds]: { projected: string | null; from: string }[] = await q.query(
           `SELECT -- every event below the first one not projected yet (none: the last event) is projected
-                  coalesce((SELECT min(e.seq) - 1 FROM events e WHERE ${notProjectedSql('e', '$1::integer')}), (SELECT max(e.seq) FROM events e))::text AS projected,
+                  coalesce((SELECT min(p.seq) - 1 FROM unnest(${notProjectedSeqsSql('$1::integer')}) p(seq)), (SELECT max(e.seq) FROM events e))::text AS projected,
                   -- versions are complete from there (a generation that had states before they were kept)
                   coalesce((SELECT d.seq FROM derived_versions_start d WHERE d.generation = $1::integer), 0)::text AS from`,
           [generation],
@@ -139,10 +139,11 @@ export class ManagerCheckpoints {
   }
 
   /**
-   * By time: the time of the `every`th version start after the last checkpoint, when it is earlier
-   * than every event not projected yet (to the millisecond, as versions are timed). An event observed
-   * before a checkpoint but projected after it deletes the checkpoint (the triggers), and the next run
-   * builds it again.
+   * By time: the time of the `every`th version start or end after the last checkpoint (ends too: a
+   * burst of deletions ends versions and starts none, and a read adds every end between its
+   * checkpoint and its time), when no event observed by then waits for the projector (to the
+   * millisecond, as versions are timed). An event appended later with an earlier time deletes the
+   * checkpoint (the triggers), and the next run builds it again.
    */
   private byTime(): CheckpointAxis {
     return {
@@ -152,16 +153,27 @@ export class ManagerCheckpoints {
       type: 'timestamptz',
       sums: (from, to) => versionSumsFromTimeCheckpoint('$1', from, to),
       next: async (q, generation, last) => {
-        const [row]: { at: Date | null }[] = await q.query(
-          `SELECT n.at FROM (
-             SELECT m.at FROM manager_objects_versions m
-             WHERE m.generation = $1::integer AND m.at > coalesce($2::timestamptz, '-infinity')
-             ORDER BY m.at OFFSET $3::bigint - 1 LIMIT 1
-           ) n
-           WHERE NOT ${someNotProjectedBefore(`n.at + interval '1 millisecond'`, '$1::integer')}`,
+        // Positions are whole milliseconds (as the projection writes times), each at least one after the last.
+        const [row]: { at: Date }[] = await q.query(
+          // (the first `every` of each index, merged: Postgres sorted every start and end after the last checkpoint instead)
+          `SELECT date_trunc('milliseconds', x.at) AS at FROM (
+             (SELECT m.at FROM manager_objects_versions m
+              WHERE m.generation = $1::integer AND m.at >= coalesce($2::timestamptz + interval '1 millisecond', '-infinity')
+              ORDER BY m.at LIMIT $3::bigint)
+             UNION ALL
+             (SELECT m.until_at FROM manager_objects_versions m
+              WHERE m.generation = $1::integer AND m.until_seq IS NOT NULL AND m.until_at >= coalesce($2::timestamptz + interval '1 millisecond', '-infinity')
+              ORDER BY m.until_at LIMIT $3::bigint)
+           ) x
+           ORDER BY x.at OFFSET $3::bigint - 1 LIMIT 1`,
           [generation, last, String(this.every)],
         );
-        return row?.at ? row.at.toISOString() : null;
+        if (!row) return null;
+        const [{ pending }]: { pending: boolean }[] = await q.query(
+          `SELECT ${someNotProjectedBefore(`$2::timestamptz + interval '1 millisecond'`, '$1::integer')} AS pending`,
+          [generation, row.at.toISOString()],
+        );
+        return pending ? null : row.at.toISOString();
       },
     };
   }

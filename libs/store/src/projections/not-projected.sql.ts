@@ -13,12 +13,18 @@ export const notProjectedSql = (e: string, generation: string): string => {
 };
 
 /**
+ * SQL: the sequences of the events generation `generation` has not projected yet, as an array read
+ * once from the `(xid, seq)` index (index-only). An aggregate or a time over the events filtered by
+ * {@link notProjectedSql} in the same scan is planned otherwise: `min(seq)` walked the primary key in
+ * order and tested every event (41 ms at 340,000 events, none pending), and a time beside the row
+ * comparison read the whole partition (60 ms).
+ */
+export const notProjectedSeqsSql = (generation: string): string => `ARRAY(SELECT p.seq FROM events p WHERE ${notProjectedSql('p', generation)})`;
+
+/**
  * SQL: true where some event observed before `until` (an SQL expression, exclusive) is not projected
- * yet by generation `generation`. The events after the checkpoint come from the `(xid, seq)` index
- * and their times from the primary key `(seq, observed_at)`, both read index-only: the time beside
- * the row comparison in one scan needs every candidate's row, which Postgres chose to get by reading
- * the whole partition (60 ms at 340,000 events; 0.2 ms so).
+ * yet by generation `generation`: the pending sequences ({@link notProjectedSeqsSql}), their times
+ * from the primary key `(seq, observed_at)`, index-only (0.05 ms, none pending, at 340,000 events).
  */
 export const someNotProjectedBefore = (until: string, generation: string): string => `EXISTS (
-  SELECT 1 FROM events p JOIN events t ON t.seq = p.seq AND t.observed_at < ${until}
-  WHERE ${notProjectedSql('p', generation)})`;
+  SELECT 1 FROM events t WHERE t.seq = ANY (${notProjectedSeqsSql(generation)}) AND t.observed_at < ${until})`;

@@ -5,6 +5,7 @@ import { loadConfig } from '../../../config/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
+import { ManagerCheckpoints } from '../maintenance/manager-checkpoints.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { OwnershipQueries } from './ownership-queries.js';
 
@@ -12,7 +13,7 @@ const capture = () => loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }
 const minute = (m: number): string => new Date(Date.UTC(2026, 10, 29, 10, m)).toISOString();
 const asOf = (time: string): AsOf => ({ kind: 'time', time, ms: Date.parse(time) });
 
-describe('lists as of a time read the versions only once every event observed by then is projected (real Postgres)', () => {
+describe('lists as of a time read the versions, and time checkpoints are built, only up to the first event observed not projected yet (real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
 
@@ -40,11 +41,17 @@ describe('lists as of a time read the versions only once every event observed by
       await plain.append([scaledBy(deploymentObservation({ uid: 'later', resourceVersion: '5', type: 'ADDED', observedAt: minute(5) }), 'later-scaler', 2, '6')]);
       expect(await managers(minute(3))).toEqual(before);
       expect(folds).not.toHaveBeenCalled();
+      // The time checkpoints are built up to it (every version start here, at 10:01, 10:02 and 10:03).
+      const checkpoints = new ManagerCheckpoints(ds, { every: 1 });
+      expect((await checkpoints.run()).times).toEqual([minute(1), minute(2), minute(3)]);
+      await ds.query(`DELETE FROM manager_time_checkpoints`);
 
       // Observed at 10:00, before every projected event: the versions as of 10:02 lack it, so the list folds.
       await plain.append([scaledBy(deploymentObservation({ uid: 'late', resourceVersion: '7', type: 'ADDED', observedAt: minute(0) }), 'late-scaler', 2, '8')]);
       await managers(minute(2));
       expect(folds).toHaveBeenCalled();
+      // Nor is a time checkpoint built after it until it is projected.
+      expect((await checkpoints.run()).times).toEqual([]);
 
       // Once projected, the versions answer, with it.
       await projectorOn(ds).catchUp({ waitForHeldBackMs: 60_000 });
@@ -53,6 +60,8 @@ describe('lists as of a time read the versions only once every event observed by
       expect(folds).not.toHaveBeenCalled();
       expect(projected).toContain('late-scaler');
       expect(projected).not.toContain('later-scaler');
+      expect((await checkpoints.run()).times).toEqual([minute(0), minute(1), minute(2), minute(3), minute(5)]);
+      expect(await managers(minute(2))).toEqual(projected);
     } finally {
       folds.mockRestore();
     }
