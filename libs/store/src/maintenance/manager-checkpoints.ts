@@ -48,23 +48,26 @@ interface CheckpointAxis {
  * and `ManagerTimeCheckpoints` say what they are): by sequence at every multiple of
  * {@link CHECKPOINT_EVERY} (or `every`) up to the last sequence before which every event is
  * projected; by time at every {@link CHECKPOINT_EVERY}th version start or end after the one before,
- * when no event observed by then waits for the projector. Each from the one before (the first from the start), at most
- * {@link PER_RUN} of each a run, one a transaction (the lock held for one residual's sums: milliseconds).
+ * when no event observed by then waits for the projector. Each from the one before (the first from
+ * the start), at most {@link PER_RUN} of each a run, one a transaction (the lock held for one
+ * residual's sums: milliseconds).
  */
 export class ManagerCheckpoints {
   private readonly every: bigint;
-  private readonly axes: readonly CheckpointAxis[];
+  private readonly sequence: CheckpointAxis;
+  private readonly time: CheckpointAxis;
 
-  /** `every`: sequences, and version starts, between two checkpoints ({@link CHECKPOINT_EVERY}; tests take fewer). */
+  /** `every`: sequences, and version starts and ends, between two checkpoints ({@link CHECKPOINT_EVERY}; tests take fewer). */
   constructor(private readonly dataSource: DataSource, options: { every?: number } = {}) {
     this.every = BigInt(options.every ?? CHECKPOINT_EVERY);
-    this.axes = [this.bySequence(), this.byTime()];
+    this.sequence = this.bySequence();
+    this.time = this.byTime();
   }
 
   async run(): Promise<CheckpointResult> {
     const [built, times] = [[] as string[], [] as string[]];
     let rows = 0;
-    for (const [axis, positions] of [[this.axes[0]!, built], [this.axes[1]!, times]] as const) {
+    for (const [axis, positions] of [[this.sequence, built], [this.time, times]] as const) {
       for (let busy = 0; positions.length < PER_RUN; ) {
         const next = await inTransaction(this.dataSource, (q) => this.buildNext(q, axis));
         if (next === 'busy') {
@@ -89,12 +92,13 @@ export class ManagerCheckpoints {
   private async buildNext(q: QueryRunner, axis: CheckpointAxis): Promise<{ position: string; rows: number } | 'busy' | null> {
     const [{ locked }]: { locked: boolean }[] = await q.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [MANAGER_CHECKPOINTS_LOCK]);
     if (!locked) return 'busy';
-    const [state]: { generation: number; last: string | null }[] = await q.query(
+    // (a time is read as a Date: whole milliseconds, as every position is)
+    const [state]: { generation: number; last: string | Date | null }[] = await q.query(
       `SELECT g.generation, (SELECT max(c.${axis.column}) FROM ${axis.table} c WHERE c.generation = g.generation)${axis.type === 'bigint' ? '::text' : ''} AS last
        FROM (SELECT ${ACTIVE_GENERATION} AS generation) g`,
     );
     if (!state) return null;
-    const last = axis.type === 'timestamptz' && state.last !== null ? new Date(state.last).toISOString() : state.last;
+    const last = state.last instanceof Date ? state.last.toISOString() : state.last;
     const position = await axis.next(q, state.generation, last);
     if (position === null) return null;
     await q.query(`INSERT INTO ${axis.table} (generation, ${axis.column}) VALUES ($1, $2)`, [state.generation, position]);
