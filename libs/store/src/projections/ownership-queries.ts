@@ -58,7 +58,7 @@ import {
 } from '../../../audit/src/index.js';
 import { decodableJsonSql } from './decodable-json.sql.js';
 import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from './manager-version-sums.sql.js';
-import { notProjectedSql, someNotProjectedBefore } from './not-projected.sql.js';
+import { notProjectedSeqsSql, notProjectedSql, someNotProjectedBefore } from './not-projected.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader, eventFactsOf } from '../events/observed-event.loader.js';
@@ -836,18 +836,30 @@ export class OwnershipQueries {
    * Every object's state as of `at` (of those in `only`, when given), folded from its events, one after another in object id order
    * (costly: one fold per object seen by then). Each is handed to `each` and not kept: a caller that
    * keeps only what it sums holds one object's events at a time, whatever the number of objects.
+   * An object whose every event waits for the projector has no state yet: it is found by its pending
+   * events and folded all the same.
    */
   private async forEachStateAt(
     at: AsOf, filter: ManagerFieldsFilter, scopes: readonly AccessScope[] | undefined, each: (s: ObjectOwnershipState) => void, only?: readonly string[],
   ): Promise<void> {
     const [atSeq, atTime] = versionAtParams(at);
     const visible = inScopes('object_id', scopes, 7);
+    const pendingVisible = inScopes('o.id::text', scopes, 7);
     const rows: { object_id: string }[] = await this.dataSource.query(
       `SELECT object_id FROM ownership_states s
        WHERE generation = ${ACTIVE} AND ($1::bigint IS NULL OR first_seq <= $1::bigint) AND ($2::timestamptz IS NULL OR ${seenByTime('$2')})
          AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR namespace = $5)
          AND ($6::text[] IS NULL OR object_id = ANY ($6::text[]))${visible.sql}
-       ORDER BY object_id`,
+       UNION
+       SELECT o.id::text FROM objects o JOIN clusters c ON c.id = o.cluster_id
+       WHERE o.id = ANY (ARRAY(
+               SELECT e.object_id FROM events e
+               WHERE e.seq = ANY (${notProjectedSeqsSql(ACTIVE)})
+                 AND ($1::bigint IS NULL OR e.seq <= $1::bigint) AND ($2::timestamptz IS NULL OR e.observed_at < $2::timestamptz + interval '1 millisecond')))
+         AND NOT EXISTS (SELECT 1 FROM ownership_states s WHERE s.generation = ${ACTIVE} AND s.object_id = o.id::text)
+         AND ($3::text IS NULL OR c.name = $3) AND ($4::text IS NULL OR o.kind = $4) AND ($5::text IS NULL OR o.namespace = $5)
+         AND ($6::text[] IS NULL OR o.id::text = ANY ($6::text[]))${pendingVisible.sql}
+       ORDER BY 1`,
       [atSeq, atTime, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, only ?? null, ...visible.params],
     );
     // One schema for the whole answer, however long its folds take.

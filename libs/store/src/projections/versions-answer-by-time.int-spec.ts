@@ -28,7 +28,7 @@ describe('lists as of a time read the versions, and time checkpoints are built, 
     await db?.drop();
   });
 
-  it('folds while an event observed by then waits for the projector, and reads the versions when the only such event was observed later', async () => {
+  it('folds while an event observed by then waits for the projector (its object not yet in the projection too), and reads the versions when the only such event was observed later', async () => {
     const queries = new OwnershipQueries(ds);
     const folds = jest.spyOn(OwnershipQueries.prototype as unknown as { forEachStateAt: () => Promise<void> }, 'forEachStateAt');
     const managers = async (time: string) => (await queries.managers(asOf(time), undefined, 100)).items.map((m) => m.manager);
@@ -48,8 +48,14 @@ describe('lists as of a time read the versions, and time checkpoints are built, 
 
       // Observed at 10:00, before every projected event: the versions as of 10:02 lack it, so the list folds.
       await plain.append([scaledBy(deploymentObservation({ uid: 'late', resourceVersion: '7', type: 'ADDED', observedAt: minute(0) }), 'late-scaler', 2, '8')]);
-      await managers(minute(2));
+      const folded = await managers(minute(2));
       expect(folds).toHaveBeenCalled();
+      // The fold has it (its object has no state yet), and not the one observed later.
+      expect(folded).toContain('late-scaler');
+      expect(folded).not.toContain('later-scaler');
+      // As of its sequence the same (the list folds: an event up to it waits).
+      const [{ seq }] = await ds.query(`SELECT max(seq)::text AS seq FROM events`);
+      expect((await queries.managers({ kind: 'seq', seq }, undefined, 100)).items.map((m) => m.manager)).toEqual(expect.arrayContaining(['late-scaler', 'later-scaler']));
       // Nor is a time checkpoint built after it until it is projected.
       expect((await checkpoints.run()).times).toEqual([]);
 
@@ -58,8 +64,7 @@ describe('lists as of a time read the versions, and time checkpoints are built, 
       folds.mockClear();
       const projected = await managers(minute(2));
       expect(folds).not.toHaveBeenCalled();
-      expect(projected).toContain('late-scaler');
-      expect(projected).not.toContain('later-scaler');
+      expect(projected).toEqual(folded);
       expect((await checkpoints.run()).times).toEqual([minute(0), minute(1), minute(2), minute(3), minute(5)]);
       expect(await managers(minute(2))).toEqual(projected);
     } finally {
