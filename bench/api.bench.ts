@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     t = performance.now();
     const compacted = await new ManagerTotalsCompaction(ds).run();
     log(`manager totals: ${compacted.folded} parts folded into ${compacted.kept} rows in ${((performance.now() - t) / 1000).toFixed(2)} s`);
-    // And builds the manager index's checkpoints (every CHECKPOINT_EVERY sequences), as many runs as it takes.
+    // And builds the manager index's checkpoints (by sequence and by time), as many runs as it takes.
     t = performance.now();
     const checkpoints: string[] = [];
     const timeCheckpoints: string[] = [];

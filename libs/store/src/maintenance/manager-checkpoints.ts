@@ -1,7 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
 import { ACTIVE_GENERATION } from '../projections/active-generation.sql.js';
-import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from '../projections/manager-version-sums.sql.js';
+import { SEQUENCE_CHECKPOINTS, TIME_CHECKPOINTS, type CheckpointTables } from '../projections/manager-version-sums.sql.js';
 import { notProjectedSeqsSql, someNotProjectedBefore } from '../projections/not-projected.sql.js';
 
 /**
@@ -12,8 +12,8 @@ import { notProjectedSeqsSql, someNotProjectedBefore } from '../projections/not-
 export const MANAGER_CHECKPOINTS_LOCK = 7_291_004;
 
 /**
- * Sequences, or version starts by time, between two checkpoints: a read at S sums the versions' starts
- * and ends between the checkpoint at or before S and S.
+ * Sequences, or version starts and ends by time, between two checkpoints: a read at S sums the
+ * versions' starts and ends between the checkpoint at or before S and S.
  */
 export const CHECKPOINT_EVERY = 5_000;
 
@@ -31,16 +31,9 @@ export interface CheckpointResult {
   readonly rows: number;
 }
 
-/** Where the next checkpoint of one axis goes (`null`: none due), and how its sums are read. */
-interface CheckpointAxis {
-  /** `manager_checkpoints` by sequence, `manager_time_checkpoints` by time; their totals, and the position's column and type. */
-  readonly table: string;
-  readonly totals: string;
-  readonly column: 'seq' | 'at';
-  readonly type: 'bigint' | 'timestamptz';
+/** One axis's checkpoints, and where its next one goes (`null`: none due) after the last (`null`: none yet). */
+interface CheckpointAxis extends CheckpointTables {
   next(q: QueryRunner, generation: number, last: string | null): Promise<string | null>;
-  /** SQL: the sums at `to` from the checkpoint at `from` (placeholders of the axis's type; `$1` the generation). */
-  sums(from: string, to: string): string;
 }
 
 /**
@@ -106,7 +99,7 @@ export class ManagerCheckpoints {
       `WITH kept AS (
          INSERT INTO ${axis.totals} (generation, ${axis.column}, cluster, manager, identities, objects, fields)
          SELECT $1, $3::${axis.type}, d.cluster, d.manager, d.identities, sum(d.objects), sum(d.fields)
-         FROM (${axis.sums(`$2::${axis.type}`, `$3::${axis.type}`)}) d
+         FROM (${axis.sums('$1', `$2::${axis.type}`, `$3::${axis.type}`)}) d
          GROUP BY d.cluster, d.manager, d.identities
          HAVING sum(d.objects) <> 0 OR sum(d.fields) <> 0
          RETURNING 1
@@ -121,11 +114,7 @@ export class ManagerCheckpoints {
   private bySequence(): CheckpointAxis {
     const step = this.every;
     return {
-      table: 'manager_checkpoints',
-      totals: 'manager_checkpoint_totals',
-      column: 'seq',
-      type: 'bigint',
-      sums: (from, to) => versionSumsFromCheckpoint('$1', from, to),
+      ...SEQUENCE_CHECKPOINTS,
       next: async (q, generation, last) => {
         const [bounds]: { projected: string | null; from: string }[] = await q.query(
           `SELECT -- every event below the first one not projected yet (none: the last event) is projected
@@ -151,11 +140,7 @@ export class ManagerCheckpoints {
    */
   private byTime(): CheckpointAxis {
     return {
-      table: 'manager_time_checkpoints',
-      totals: 'manager_time_checkpoint_totals',
-      column: 'at',
-      type: 'timestamptz',
-      sums: (from, to) => versionSumsFromTimeCheckpoint('$1', from, to),
+      ...TIME_CHECKPOINTS,
       next: async (q, generation, last) => {
         // Positions are whole milliseconds (as the projection writes times), each at least one after the last.
         const [row]: { at: Date }[] = await q.query(

@@ -57,7 +57,7 @@ import {
   recordedSchema,
 } from '../../../audit/src/index.js';
 import { decodableJsonSql } from './decodable-json.sql.js';
-import { versionSumsFromCheckpoint, versionSumsFromTimeCheckpoint } from './manager-version-sums.sql.js';
+import { SEQUENCE_CHECKPOINTS, TIME_CHECKPOINTS, versionSumsAt } from './manager-version-sums.sql.js';
 import { notProjectedSeqsSql, notProjectedSql, someNotProjectedBefore } from './not-projected.sql.js';
 import { compareStrings } from '../../../ssa-engine/src/index.js';
 import { EventReader } from '../events/event-reader.js';
@@ -532,8 +532,7 @@ export class OwnershipQueries {
     at: AsOf | null, after: string | undefined, limit: number | null, scopes: readonly AccessScope[] | undefined, cluster: string | undefined, exclude: readonly string[],
   ): Promise<ManagerListItem[]> {
     if (at === null && scopes === undefined && exclude.length === 0) return this.managerTotals(after, limit, cluster);
-    if (at?.kind === 'seq' && scopes === undefined && exclude.length === 0) return this.managerTotalsAt(at.seq, after, limit, cluster);
-    if (at?.kind === 'time' && scopes === undefined) return this.managerTotalsAtTime(at, exclude, after, limit, cluster);
+    if (at !== null && scopes === undefined) return this.managerTotalsAt(at, exclude, after, limit, cluster);
     const params: unknown[] = [after ?? null, cluster ?? null];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
@@ -570,35 +569,22 @@ export class OwnershipQueries {
   }
 
   /**
-   * {@link managerTotals} as of sequence `seq`, over every object (of `cluster`): from the manager
-   * index's checkpoint at or below `seq` and the versions that start or end between it and `seq`
-   * (migration `ManagerCheckpoints`), so a read costs the same at any size of the cluster and its
-   * history; the same answer as summing the versions in force then.
+   * {@link managerTotals} as of `at`, over every object (of `cluster`) but those of `exclude`: from
+   * the manager index's checkpoint at or before `at` (by sequence or by time: migrations
+   * `ManagerCheckpoints`, `ManagerTimeCheckpoints`) and the versions that start or end between the
+   * two, less the versions of `exclude` in force then; so a read costs the same at any size of the
+   * cluster and its history, and answers as summing the versions in force then of every other object.
    */
-  private async managerTotalsAt(seq: string, after: string | undefined, limit: number | null, cluster: string | undefined): Promise<ManagerListItem[]> {
-    const keyRows = `WITH g AS MATERIALIZED (SELECT ${ACTIVE} AS generation),
-            c AS MATERIALIZED (SELECT (SELECT max(c.seq) FROM manager_checkpoints c WHERE c.generation = g.generation AND c.seq <= $1::bigint) AS seq FROM g)
-       ${versionSumsFromCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.seq FROM c)', '$1::bigint')}`;
-    return this.managersFromKeySums(keyRows, [seq], after, limit, cluster);
-  }
-
-  /**
-   * {@link managerTotals} as of the time `at`, over every object (of `cluster`) but those of `exclude`:
-   * from the manager index's time checkpoint at or before `at` and the versions that start or end
-   * between the two (migration `ManagerTimeCheckpoints`), less the versions of `exclude` in force
-   * then; the same answer as summing the versions in force then of every other object.
-   */
-  private async managerTotalsAtTime(
-    at: AsOf & { kind: 'time' }, exclude: readonly string[], after: string | undefined, limit: number | null, cluster: string | undefined,
+  private async managerTotalsAt(
+    at: AsOf, exclude: readonly string[], after: string | undefined, limit: number | null, cluster: string | undefined,
   ): Promise<ManagerListItem[]> {
-    const keyRows = `WITH g AS MATERIALIZED (SELECT ${ACTIVE} AS generation),
-            c AS MATERIALIZED (SELECT (SELECT max(c.at) FROM manager_time_checkpoints c WHERE c.generation = g.generation AND c.at <= $1::timestamptz) AS at FROM g)
-       ${versionSumsFromTimeCheckpoint('(SELECT g.generation FROM g)', '(SELECT c.at FROM c)', '$1::timestamptz')}
+    const axis = at.kind === 'seq' ? SEQUENCE_CHECKPOINTS : TIME_CHECKPOINTS;
+    const keyRows = `${versionSumsAt(axis, ACTIVE, '$1')}
        UNION ALL
        -- the objects left out (folded instead): their versions in force then taken away
        SELECT m.cluster, m.manager, m.identities::text, -1, -coalesce(m.identity_field_count, m.field_count)
        FROM manager_objects_versions m
-       WHERE m.generation = (SELECT g.generation FROM g) AND m.object_id = ANY($2::text[]) AND ${versionInForceAt('m', at, '$1')}`;
+       WHERE m.generation = ${ACTIVE} AND m.object_id = ANY($2::text[]) AND ${versionInForceAt('m', at, '$1')}`;
     return this.managersFromKeySums(keyRows, [versionMoment(at), exclude], after, limit, cluster);
   }
 
