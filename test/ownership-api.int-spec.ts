@@ -890,7 +890,7 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
   it('replays everything into a fresh generation: identical projections, twice; one object likewise', async () => {
     const snapshot = async () => ({
       states: await ds.query(
-        `SELECT object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted, first_seq::text, first_at, last_seq::text, last_at, state, schema_id
+        `SELECT object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted, first_seq::text, first_at, last_seq::text, last_at, state, state_compressed, schema_id
          FROM ownership_states WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id`,
       ),
       transitions: await ds.query(

@@ -9,6 +9,7 @@ import { blobOf } from '../ingest/managed-fields.util.js';
 import { EventAppender } from './event-appender.js';
 import { EventReader } from './event-reader.js';
 import { ObservedEventLoader } from './observed-event.loader.js';
+import { runMigrationStep } from '../testing/migration-step.js';
 
 // Objects stored before snapshot patches (bodies as patches on the previous body, the tip body on
 // the object row) go on after the migration: old chains read as before, new patches go against the
@@ -21,14 +22,7 @@ describe('migration to snapshot patches (real Postgres)', () => {
     deploymentObservation({ uid: 'legacy-1', resourceVersion: String(10 + i), replicas: i, image: i === 5 ? 'web:canary' : 'web:1' }),
   );
   const migration = new SnapshotPatches1795700000000();
-  const migrate = async (step: (q: QueryRunner) => Promise<void>) => {
-    const q = ds.createQueryRunner();
-    try {
-      await step(q);
-    } finally {
-      await q.release();
-    }
-  };
+  const migrate = (step: (q: QueryRunner) => Promise<void>) => runMigrationStep(ds, step);
 
   beforeAll(async () => {
     db = await createTestDatabase('snapshot_patches');

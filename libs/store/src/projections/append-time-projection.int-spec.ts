@@ -10,6 +10,7 @@ import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { OwnershipQueries } from './ownership-queries.js';
+import { decompressStateDocument } from './state-document.codec.js';
 
 describe('projection at append: an ingest batch folds what it stores (real Postgres)', () => {
   let db: TestDatabase;
@@ -21,7 +22,7 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
   /** Every projection row of a generation, as stored (JSON text, so key order counts). */
   const projection = async (generation: number) => ({
     states: await ds.query(
-      `SELECT object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted, first_seq, first_at, last_seq, last_at, state::text, schema_id
+      `SELECT object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted, first_seq, first_at, last_seq, last_at, state::text, state_compressed, schema_id
        FROM ownership_states WHERE generation = $1 ORDER BY object_id`,
       [generation],
     ),
@@ -141,8 +142,9 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect((await appender.append([withValue(scaledBy(n, 'hpa', 4, '2'), '\u0000c')])).projection).toMatchObject({ folded: 1, left: 0, error: null });
     expect(await projector.catchUp({ waitForHeldBackMs: 60_000 })).toMatchObject({ events: 2 });
     const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'nul'`))[0].id;
-    const [{ state }] = await ds.query(`SELECT state::text AS state FROM ownership_states WHERE object_id = $1 AND generation = $2`, [id, await active()]);
-    expect(state).toContain('"owner":"\\u0000c"');
+    const [{ state, state_compressed }] = await ds.query(`SELECT state::text AS state, state_compressed FROM ownership_states WHERE object_id = $1 AND generation = $2`, [id, await active()]);
+    expect(state).toBeNull();
+    expect(JSON.stringify(decompressStateDocument(state_compressed))).toContain('"owner":"\\u0000c"');
 
     const history = await new OwnershipQueries(ds).fieldHistory(id, '.metadata.annotations.owner');
     expect(history.values.map((v) => v.value)).toEqual(['a\u0000b', '\u0000c']);

@@ -131,21 +131,22 @@ DELETE FROM ownership_states WHERE generation = $1 AND object_id = ANY($2::text[
 const WRITE_PROJECTED_BATCH = `
 WITH r AS (
   SELECT * FROM json_to_recordset($2::json) AS r(object_id text, cluster text, uid text, api_group text, api_version text, kind text, namespace text,
-    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state text, schema_id integer, folded_from bigint,
+    name text, deleted boolean, first_seq bigint, first_at timestamptz, last_seq bigint, last_at timestamptz, state_compressed text, schema_id integer, folded_from bigint,
     time_ordered boolean)
 ), updated AS (
   -- Ordered through the new last event while it was through the stored one and the batch kept time order (the SET reads the stored row).
   UPDATE ownership_states s SET
     cluster = r.cluster, uid = r.uid, api_group = r.api_group, api_version = r.api_version, kind = r.kind, namespace = r.namespace, name = r.name,
-    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at, state = r.state::json, schema_id = r.schema_id,
+    deleted = r.deleted, first_seq = r.first_seq, first_at = r.first_at, last_seq = r.last_seq, last_at = r.last_at,
+    state = NULL, state_compressed = decode(r.state_compressed, 'base64'), schema_id = r.schema_id,
     versions_through = r.last_seq, ordered_through = CASE WHEN r.time_ordered AND s.ordered_through = s.last_seq THEN r.last_seq END
   FROM r WHERE s.generation = $1 AND s.object_id = r.object_id AND s.last_seq = r.folded_from
   RETURNING 1
 ), inserted AS (
   INSERT INTO ownership_states (generation, object_id, cluster, uid, api_group, api_version, kind, namespace, name, deleted,
-                                first_seq, first_at, last_seq, last_at, state, schema_id, versions_through, ordered_through)
+                                first_seq, first_at, last_seq, last_at, state_compressed, schema_id, versions_through, ordered_through)
   SELECT $1, r.object_id, r.cluster, r.uid, r.api_group, r.api_version, r.kind, r.namespace, r.name, r.deleted,
-         r.first_seq, r.first_at, r.last_seq, r.last_at, r.state::json, r.schema_id, r.last_seq, CASE WHEN r.time_ordered THEN r.last_seq END
+         r.first_seq, r.first_at, r.last_seq, r.last_at, decode(r.state_compressed, 'base64'), r.schema_id, r.last_seq, CASE WHEN r.time_ordered THEN r.last_seq END
   FROM r WHERE r.folded_from IS NULL
   ON CONFLICT (generation, object_id) DO NOTHING
   RETURNING 1
@@ -304,7 +305,7 @@ async function writeBatch(q: QueryRunner, generation: number, batch: ProjectedBa
   const findingsVersions = findingsVersionRows(batch.findingsVersions);
   const managerVersions = managerVersionRows(batch.managerIndexVersions);
   const rows: { n: number }[] = await q.query(WRITE_PROJECTED_BATCH, [
-    generation, recordsetParam(states, ['state']), recordsetParam(managersGone), recordsetParam(managers), recordsetParam(transitions, ['transition']), recordsetParam(versions, ['fields']),
+    generation, recordsetParam(states), recordsetParam(managersGone), recordsetParam(managers), recordsetParam(transitions, ['transition']), recordsetParam(versions, ['fields']),
     recordsetParam(findingsGone), recordsetParam(findings, ['findings']), recordsetParam(findingsVersions.starts), recordsetParam(findingsVersions.rows, ['findings']),
     recordsetParam(managerVersions.starts), recordsetParam(managerVersions.rows),
   ]);

@@ -71,7 +71,7 @@ describe('OwnershipProjector over the real event log (Postgres)', () => {
   });
 
   it('replays one object and everything to the same rows', async () => {
-    const rows = () => ds.query(`SELECT object_id, state, (SELECT json_agg(transition ORDER BY seq, ordinal) FROM field_transitions t WHERE t.object_id = s.object_id AND t.generation = s.generation) AS ts
+    const rows = () => ds.query(`SELECT object_id, state, state_compressed, (SELECT json_agg(transition ORDER BY seq, ordinal) FROM field_transitions t WHERE t.object_id = s.object_id AND t.generation = s.generation) AS ts
                                  FROM ownership_states s WHERE s.generation = (SELECT active FROM projection_generations) ORDER BY object_id`);
     const before = await rows();
     const progress: number[] = [];

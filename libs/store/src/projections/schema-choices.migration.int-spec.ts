@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../../testing/src/inde
 import { SchemaChoices1795750000000 } from '../../../../migrations/1795750000000-SchemaChoices.js';
 import { createDataSource } from '../database/database.js';
 import { recordedSchemaSql, schemaChoiceId, schemaChoiceIds } from './schema-choices.js';
+import { runMigrationStep } from '../testing/migration-step.js';
 
 // Databases whose states record their schema inline (`ownership_states.schema`, as the first build of
 // `OwnershipStateSchema` left them) move to `schema_choices`; those already there are left as they are.
@@ -11,14 +12,7 @@ describe('migration to schema choices by reference (real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
   const migration = new SchemaChoices1795750000000();
-  const run = async (step: (q: QueryRunner) => Promise<void>) => {
-    const q = ds.createQueryRunner();
-    try {
-      await step(q);
-    } finally {
-      await q.release();
-    }
-  };
+  const run = (step: (q: QueryRunner) => Promise<void>) => runMigrationStep(ds, step);
   const choices: Record<string, SchemaUsed> = {
     a: { source: 'cluster', typeName: 'com.example.v1.Widget', digest: 'd1' },
     b: { source: 'deduced', typeName: null, digest: 'deduced' },
