@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Observation } from '../libs/common/src/index.js';
 import type { Cluster, ResourceType } from '../libs/sandbox/src/index.js';
 import type { TestContext } from '../libs/testing/src/index.js';
+import { createRoleCgroup, roleMemoryLimitBytes } from './role-memory-limit.js';
 import { deploymentObservation } from '../libs/testing/src/observation.factory.js';
 
 /** The repository's root: the built roles run from there. */
@@ -241,18 +242,29 @@ export interface SpawnRoleOptions {
  * (`cpuProfDir`, else BENCH_CPU_PROF=<dir>) the role writes its profile there when it exits (read it
  * in Chrome DevTools). BENCH_ROLE_NODE_FLAGS="<flags>" starts each role with those Node/V8 flags
  * (e.g. `--max-semi-space-size=32`): compare a flag against none with the same build, run by run.
+ * BENCH_ROLE_MEMORY_LIMIT runs each role in a memory cgroup, as a pod's memory limit does
+ * (`role-memory-limit.ts`); the shell that enters it execs Node, so the role keeps its pid.
  */
 export function spawnRole(ctx: TestContext, role: 'worker' | 'api' | 'watcher', env: Record<string, string>, opts: SpawnRoleOptions): ChildProcess {
   const { NODE_OPTIONS: _n, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
   const profDir = opts.cpuProfDir ?? process.env['BENCH_CPU_PROF'];
   const profile = profDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profDir), ...(opts.cpuProfName ? [`--cpu-prof-name=${opts.cpuProfName}`] : [])] : [];
   const flags = (process.env['BENCH_ROLE_NODE_FLAGS'] ?? '').split(/\s+/).filter(Boolean);
-  return spawn(process.execPath, [...flags, ...profile, 'dist/apps/main.js', role], {
+  const args = [...flags, ...profile, 'dist/apps/main.js', role];
+  const limit = roleMemoryLimitBytes(role);
+  const cgroup = limit === null ? null : createRoleCgroup(`ssa-audit-bench-${role}-${process.pid}-${++cgroups}`, limit);
+  if (limit !== null) console.log(`[bench] ${role} in a memory cgroup of ${Math.round(limit / 1024 ** 2)} MiB (BENCH_ROLE_MEMORY_LIMIT)`);
+  const started = cgroup ? cgroup.wrap(process.execPath, args) : { command: process.execPath, args };
+  const child = spawn(started.command, started.args, {
     cwd: ROOT,
     env: { ...inherited, ...ctx.env({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env }) },
     stdio: ['ignore', opts.stdout, 'inherit'],
   });
+  if (cgroup) child.once('exit', () => cgroup.remove());
+  return child;
 }
+
+let cgroups = 0;
 
 /** Resolves when the child writes a line containing `text` to its piped stdout (then stops buffering it); rejects if it exits first. */
 export function stdoutLine(child: ChildProcess, text: string): Promise<void> {
