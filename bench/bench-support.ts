@@ -6,8 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Observation } from '../libs/common/src/index.js';
 import type { Cluster, ResourceType } from '../libs/sandbox/src/index.js';
 import type { TestContext } from '../libs/testing/src/index.js';
-import { createRoleCgroup, roleMemoryLimitBytes } from './role-memory-limit.js';
 import { deploymentObservation } from '../libs/testing/src/observation.factory.js';
+import { createRoleCgroup, roleMemoryLimitBytes } from './role-memory-limit.js';
 
 /** The repository's root: the built roles run from there. */
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');

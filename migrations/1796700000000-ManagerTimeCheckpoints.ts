@@ -9,7 +9,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   the time `at`, as `at=<time>` compares them (a version in force from its `at` until its
  *   `until_at`; a missing time is before every time), kept in `manager_time_checkpoint_totals` keyed
  *   as `manager_totals` keys them. Built by the worker (`ManagerCheckpoints`) every
- *   `CHECKPOINT_EVERY` version starts by time. They hold over every object; a read leaves out the
+ *   `CHECKPOINT_EVERY` version starts or ends by time. They hold over every object; a read leaves out the
  *   objects out of time order (it subtracts their versions in force then, and folds them).
  * - Two indexes of `manager_objects_versions`, by start time (`at`) and by end time (`until_at`, the
  *   closed rows only): the sums at any time T are the nearest checkpoint at or before T plus the

@@ -36,7 +36,7 @@ describe('projection states stored compressed, and the migration to and from the
   });
 
   it('writes states compressed, reads json rows of before the same, and goes down and up again without a change', async () => {
-    // More than one page of `down` (1,000 rows), a value with U+0000 among them.
+    // More than two pages of `down` (500 rows each), a value with U+0000 among them.
     const first = Array.from({ length: 1_203 }, (_, i) => deploymentObservation({ uid: `u${i}`, name: `d${i}`, resourceVersion: '1' }));
     const nul = first[7]!;
     first[7] = { ...nul, object: { ...nul.object, metadata: { ...nul.object.metadata, annotations: { owner: 'a\u0000b' } } } };

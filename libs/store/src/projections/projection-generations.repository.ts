@@ -45,10 +45,8 @@ export class ProjectionGenerationsRepository {
 
   /** Deletes the rows and checkpoints of every generation but `kept`. */
   private async dropAllBut(kept: number): Promise<void> {
-    // The index versions' checkpoints first: the versions' delete then has none to take (its trigger groups only positions below one).
-    await this.dataSource.query(`DELETE FROM manager_checkpoints WHERE generation <> $1`, [kept]);
-    await this.dataSource.query(`DELETE FROM manager_time_checkpoints WHERE generation <> $1`, [kept]);
-    for (const table of ['field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
+    // The index versions' checkpoints (both axes) first: the versions' delete then has none to take (its triggers group only positions below one).
+    for (const table of ['manager_checkpoints', 'manager_time_checkpoints', 'field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
     // After the index (whose delete adds the totals' last parts), under the compaction's lock (`MANAGER_TOTALS_LOCK` says why).
