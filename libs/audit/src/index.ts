@@ -140,7 +140,7 @@ export {
   type OwnershipProjectionStore,
 } from './project-events.use-case.js';
 export { ProjectionConflictError } from './projection-conflict.error.js';
-export type { EventPosition, LoggedEvent, ObjectRewrite, ProjectionLog, ProjectionTables, SchemaCatalogSource, SeqRange } from './projection-log.port.js';
+export type { EventPosition, LoggedEvent, ObjectRewrite, ProjectionLog, ProjectionTables, RewritePages, SchemaCatalogSource, SeqRange } from './projection-log.port.js';
 export { OwnershipProjector, type CatchUpOptions, type CatchUpResult, type ReplayProgress, type ReplayScope } from './ownership-projector.use-case.js';
 export { foldsAtAppend, stampOf, type ProjectedStamp } from './append-time-projection.js';
 export {

@@ -7,7 +7,7 @@ import type { ObservedEvent } from './observed-event.types.js';
 import { OwnershipProjector } from './ownership-projector.use-case.js';
 import { ProjectEventsUseCase, type OwnershipProjectionStore, type ProjectedBatch } from './project-events.use-case.js';
 import { ProjectionConflictError } from './projection-conflict.error.js';
-import type { EventPosition, LoggedEvent, ObjectRewrite, ProjectionLog, ProjectionTables, SeqRange } from './projection-log.port.js';
+import type { EventPosition, LoggedEvent, ObjectRewrite, ProjectionLog, ProjectionTables, RewritePages, SeqRange } from './projection-log.port.js';
 import type { SchemaResolver } from './schema-resolver.port.js';
 import type { ProjectedSchemaGroup } from './schema-staleness.js';
 import { compareSeq } from './seq.util.js';
@@ -93,10 +93,20 @@ class MemoryTables implements ProjectionTables {
       },
     };
   }
-  async rewriteObject(_generation: number, objectId: string, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
+  /** The sizes of the pages each one-object rewrite folded, in order. */
+  readonly rewrites: number[][] = [];
+  async rewriteObject(_generation: number, objectId: string, pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
     const events = this.log.entries.filter((e) => e.objectId === objectId).sort((a, b) => compareSeq(a.seq, b.seq));
     this.states.delete(objectId);
-    await fold({ events: events.map((e) => e.event), store: { load: async () => new Map(), save: async (batch) => this.write(batch, false) } });
+    const sizes: number[] = [];
+    for (let from = 0; from < events.length; from += pages.events) {
+      const page = events.slice(from, from + pages.events);
+      sizes.push(page.length);
+      // As the Postgres tables do: the first page starts from no state, each later one from the state the page before saved.
+      const load = async (ids: readonly string[]) => new Map(from === 0 ? [] : ids.flatMap((id) => (this.states.has(id) ? [[id, this.states.get(id)!] as const] : [])));
+      await fold({ events: page.map((e) => e.event), store: { load, save: async (batch) => this.write(batch, false) } });
+    }
+    this.rewrites.push(sizes);
     return events.length;
   }
   async stamps(_generation: number, ids: readonly string[]) {
@@ -155,6 +165,22 @@ describe('OwnershipProjector (the log walk, in-memory ports)', () => {
     expect(r.reordered).toBe(0);
     expect(log.loaded).toEqual(events.slice(2).map((e) => String(e.seq)));
     expect(JSON.stringify(tables.states.get(events[0]!.objectId))).toBe(JSON.stringify(await foldedInOrder(events, resolver)));
+  });
+
+  it('replays one object a page at a time (the walk\'s page size), to the state one fold of all its events gives', async () => {
+    let replayed = 0;
+    for (const name of caseNames()) {
+      const { events, resolver } = caseEvents(name);
+      if (events.length < 3 || new Set(events.map((e) => e.objectId)).size !== 1) continue;
+      replayed++;
+      const log = new MemoryLog(events.map((event, i) => ({ seq: String(event.seq), xid: String(100 + i), objectId: event.objectId, observedAt: new Date(event.observedAt), event })));
+      const tables = new MemoryTables(log);
+      const r = await walker(log, tables, resolver, 2).replay({ kind: 'object', objectId: events[0]!.objectId });
+      expect(r).toMatchObject({ events: events.length, objects: 1 });
+      expect(tables.rewrites).toEqual([Array.from({ length: Math.ceil(events.length / 2) }, (_, i) => Math.min(2, events.length - 2 * i))]);
+      expect(JSON.stringify(tables.states.get(events[0]!.objectId))).toBe(JSON.stringify(await foldedInOrder(events, resolver)));
+    }
+    expect(replayed).toBeGreaterThan(20);
   });
 
   it('starts again from its checkpoint when a page loses a state to another writer', async () => {

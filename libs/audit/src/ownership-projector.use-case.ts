@@ -57,8 +57,8 @@ const PAGE = 500;
 /**
  * A page's bodies, as stored, at most (estimated by the log; one larger event alone is a page): pages
  * of large objects (CRDs, dashboards in ConfigMaps: up to about 1.5 MB each) would otherwise be
- * rebuilt into gigabytes at once, more than a worker's memory limit. Rebuilding one object from all
- * its events (`replayObject`) is not bounded by it.
+ * rebuilt into gigabytes at once, more than a worker's memory limit. Rebuilding one object from its
+ * events (`replayObject`) reads them in pages of the same bounds.
  */
 const PAGE_BODY_BYTES = 16 * 2 ** 20;
 
@@ -135,11 +135,12 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
 
   /**
    * One object from scratch, replacing its rows in one transaction (queries see the old or the new
-   * rows, never a mix). The object's row is held meanwhile: an append, which folds the events it
-   * stores, waits, then finds this replay's state.
+   * rows, never a mix), its events folded a page at a time (the walk's bounds: an object's history
+   * has no bound of its own). The object's row is held meanwhile: an append, which folds the events
+   * it stores, waits, then finds this replay's state.
    */
   private async replayObject(generation: number, objectId: string, resolve: SchemaResolver): Promise<number> {
-    return this.tables.rewriteObject(generation, objectId, async ({ events, store }) => {
+    return this.tables.rewriteObject(generation, objectId, { events: this.pageSize, bodyBytes: this.pageBodyBytes }, async ({ events, store }) => {
       await new ProjectEventsUseCase(store, resolve).execute({ events });
     });
   }

@@ -53,13 +53,25 @@ export interface SeqRange {
 }
 
 /**
- * One object's rows rewritten from scratch: the store holds the object's row meanwhile (an append
- * waits, then finds the new state), reads every event of it, and saves through `store`, which
- * replaces every row of the object.
+ * One page of an object's rows rewritten from scratch: the store holds the object's row meanwhile
+ * (an append waits, then finds the new state) and reads its events oldest first, a page at a time.
+ * The first page's `store` replaces every row of the object (it loads no state); each later page's
+ * loads the state the page before saved, in the same transaction.
  */
 export interface ObjectRewrite {
   readonly events: readonly ObservedEvent[];
   readonly store: OwnershipProjectionStore;
+}
+
+/**
+ * How a one-object rewrite pages the object's events: at most `events` a page, cut before the event
+ * whose body would take the bodies the page rebuilds past `bodyBytes` (the walk's estimate; a page's
+ * first event always comes). An object's history is unbounded (a Lease renewed every 10 s has about
+ * 8,600 events a day): read whole, it was rebuilt into memory at once.
+ */
+export interface RewritePages {
+  readonly events: number;
+  readonly bodyBytes: number;
 }
 
 /** Port: the generations of the projection tables, their checkpoints and stored states. */
@@ -74,8 +86,11 @@ export interface ProjectionTables {
   checkpoint(generation: number): Promise<EventPosition>;
   /** The store of one page of the walk: saving it also moves the checkpoint to `position`, atomically. */
   pageStore(generation: number, position: EventPosition): OwnershipProjectionStore;
-  /** Runs `fold` over one object's events with its rows held, replacing them; returns how many events it read. */
-  rewriteObject(generation: number, objectId: string, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number>;
+  /**
+   * Runs `fold` over each page of one object's events, oldest first, with its rows held, replacing
+   * them (in one transaction: queries see the old rows or the new); returns how many events it read.
+   */
+  rewriteObject(generation: number, objectId: string, pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number>;
   /** The stored states' stamps, by object id (read without decoding the states). */
   stamps(generation: number, objectIds: readonly string[]): Promise<Map<string, ProjectedStamp>>;
   /** How many objects were folded with each schema, per kind. */

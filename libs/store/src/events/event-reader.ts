@@ -176,6 +176,38 @@ export class EventReader {
   }
 
   /**
+   * One object's events after sequence `afterSeq`, oldest first: at most `limit`, cut as
+   * {@link readAfterWithin} cuts (before the event whose body would take the bodies a fold rebuilds
+   * past `maxBodyBytes`; the first always comes). A page of a history that has no bound of its own;
+   * `last` when no event of the object comes after it (no further read needed).
+   */
+  async objectHistoryPage(objectId: string, afterSeq: string, limit: number, maxBodyBytes: number): Promise<{ events: StoredEvent[]; last: boolean }> {
+    const rows = await preparedOrPlainQuery<Row & { read: string }>(
+      this.dataSource,
+      'object-history-page',
+      `SELECT * FROM (
+         SELECT p.*, sum(p.body_bytes) OVER w AS through, row_number() OVER w AS n, count(*) OVER () AS read
+         FROM (
+           SELECT ${EVENT_COLUMNS},
+                  coalesce((SELECT octet_length(b.bytes) FROM blobs b
+                            WHERE b.hash = CASE WHEN e.body_encoding = 'snapshot-patch' THEN o.snapshot_hash ELSE e.body_hash END), 0) AS body_bytes
+           FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+           WHERE e.object_id = $1::bigint AND e.seq > $2::bigint
+           ORDER BY e.seq
+           LIMIT $3
+         ) p
+         WINDOW w AS (ORDER BY p.seq)
+       ) t
+       WHERE t.through <= $4::bigint OR t.n = 1
+       ORDER BY t.seq`,
+      [objectId, afterSeq, limit, maxBodyBytes],
+    );
+    // Fewer events than the limit, none of them cut by the bound: the history ends here.
+    const last = rows.length === 0 || (Number(rows[0]!.read) < limit && rows.length === Number(rows[0]!.read));
+    return { events: rows.map(toEvent), last };
+  }
+
+  /**
    * The events of one object up to `maxSeq` (inclusive), oldest first, from sequence `from.seq` on,
    * or with `from.before` from the last event before it that is not a deletion (from it where there
    * is none): where explaining an object's field starts to diff its snapshots. Each with its body as

@@ -5,7 +5,10 @@ import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, sca
 import { createDataSource } from '../database/database.js';
 import { EventAppender } from '../events/event-appender.js';
 import { PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
-import { ProjectionConflictError, fieldHistory, foldObjectOwnership, type OwnershipProjector } from '../../../audit/src/index.js';
+import { OwnershipProjector, ProjectionConflictError, fieldHistory, foldObjectOwnership, type ProjectionTables } from '../../../audit/src/index.js';
+import { PostgresProjectionLog } from '../events/postgres-projection-log.js';
+import { StoredSchemaCatalog } from '../schemas/stored-schema-catalog.js';
+import { PostgresProjectionTables } from './postgres-projection-tables.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
@@ -89,6 +92,41 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
 
     // Everything projected again from the log, into a fresh generation: the same rows.
     await projector.replay({ kind: 'all' });
+    expect(await projection(await active())).toEqual(live);
+  });
+
+  it('replays one object of many events a page at a time (by count, and by its bodies\' bytes) to the rows its appends stored', async () => {
+    /** A projector whose one-object rewrites report the size of each page they fold into `pages`. */
+    const pagedProjector = (options: { pageSize?: number; pageBodyBytes?: number }, pages: number[]): OwnershipProjector => {
+      const tables = new PostgresProjectionTables(ds);
+      const rewriteObject: ProjectionTables['rewriteObject'] = (generation, id, bounds, fold) =>
+        tables.rewriteObject(generation, id, bounds, (rewrite) => {
+          pages.push(rewrite.events.length);
+          return fold(rewrite);
+        });
+      const counting = Object.assign(Object.create(tables) as PostgresProjectionTables, { rewriteObject });
+      return new OwnershipProjector(new PostgresProjectionLog(ds), counting, new StoredSchemaCatalog(ds), options.pageSize, options.pageBodyBytes);
+    };
+    const long = deploymentObservation({ uid: 'long', resourceVersion: '1' });
+    await appender.append([long]);
+    const managers = ['hpa', 'kubectl-scale', 'argocd'];
+    for (let i = 2; i <= 12; i++) await appender.append([scaledBy(long, managers[i % 3]!, i, String(i))]);
+    await appender.append([{ ...scaledBy(long, 'hpa', 12, '13'), type: 'DELETED' }]);
+    await projector.catchUp({ waitForHeldBackMs: 60_000 });
+    const id: string = (await ds.query(`SELECT id::text AS id FROM objects WHERE uid = 'long'`))[0].id;
+    const events = Number((await ds.query(`SELECT count(*) AS n FROM events WHERE object_id = $1`, [id]))[0].n);
+    expect(events).toBe(13);
+    const live = await projection(await active());
+
+    const byCount: number[] = [];
+    expect(await pagedProjector({ pageSize: 5 }, byCount).replay({ kind: 'object', objectId: id })).toMatchObject({ events, objects: 1 });
+    expect(byCount).toEqual([5, 5, 3]);
+    expect(await projection(await active())).toEqual(live);
+
+    // Every body is larger than one byte: a page of one event each.
+    const byBytes: number[] = [];
+    expect(await pagedProjector({ pageBodyBytes: 1 }, byBytes).replay({ kind: 'object', objectId: id })).toMatchObject({ events, objects: 1 });
+    expect(byBytes).toEqual(Array(events).fill(1));
     expect(await projection(await active())).toEqual(live);
   });
 

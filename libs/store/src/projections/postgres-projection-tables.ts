@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { ObjectRewrite, OwnershipProjectionStore, ProjectedSchemaGroup, ProjectedStamp, ProjectionTables } from '../../../audit/src/index.js';
+import type { ObjectRewrite, OwnershipProjectionStore, ProjectedSchemaGroup, ProjectedStamp, ProjectionTables, RewritePages } from '../../../audit/src/index.js';
 import { inTransaction } from '../database/transaction.util.js';
 import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
@@ -41,17 +41,26 @@ export class PostgresProjectionTables implements ProjectionTables {
 
   /**
    * In one transaction (queries see the old or the new rows, never a mix), holding the object's row:
-   * an append, which folds the events it stores, waits, then finds the new state.
+   * an append, which folds the events it stores, waits, then finds the new state. The events are
+   * read after the row is held (every event an append committed before is among them), a page at a
+   * time on the same connection; the first page's store deletes the object's rows and writes them
+   * anew, each later one writes over the state the page before saved (read back in the transaction).
    */
-  rewriteObject(generation: number, objectId: string, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
+  rewriteObject(generation: number, objectId: string, pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
     return inTransaction(this.dataSource, async (q) => {
       await q.query(`SELECT 1 FROM objects WHERE id = $1::bigint FOR UPDATE`, [objectId]);
-      // Read once the row is held (every event an append committed before is in it), on the same connection.
-      const stored = await new EventReader(q).objectHistory(objectId);
-      if (stored.length === 0) return 0;
-      const events = await new ObservedEventLoader(q).load(stored);
-      await fold({ events, store: new PostgresOwnershipProjectionStore(this.dataSource, generation, null, true, q) });
-      return stored.length;
+      const reader = new EventReader(q);
+      const loader = new ObservedEventLoader(q);
+      let read = 0;
+      for (let after = '0'; ; ) {
+        const page = await reader.objectHistoryPage(objectId, after, pages.events, pages.bodyBytes);
+        if (page.events.length === 0) return read;
+        const first = read === 0;
+        await fold({ events: await loader.load(page.events), store: new PostgresOwnershipProjectionStore(this.dataSource, generation, null, first, q) });
+        read += page.events.length;
+        if (page.last) return read;
+        after = page.events[page.events.length - 1]!.seq;
+      }
     });
   }
 
