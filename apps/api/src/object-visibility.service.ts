@@ -5,8 +5,9 @@ import {
   CLUSTER_WIDE_ACCESS,
   objectAccess,
   scopeAccess,
+  scopedView,
   type AccessReviewer,
-  type AccessScope,
+  type ScopedView,
   type Caller,
   type ObjectAccessIdentity,
 } from '../../../libs/audit/src/index.js';
@@ -52,13 +53,12 @@ export class ObjectVisibility {
     return items.filter((_, k) => allowed[k]);
   }
 
-  /** The scopes an aggregate may count for this caller; undefined: every object (no authorization, or the cluster-wide grant). */
-  async scopes(caller: Caller): Promise<AccessScope[] | undefined> {
+  /** What an aggregate may count for this caller; undefined: every object (no authorization, or the cluster-wide grant). */
+  async scopes(caller: Caller): Promise<ScopedView | undefined> {
     const reviewer = this.reviewer;
     if (reviewer === null || (await this.seesAll(caller))) return undefined;
     const scopes = await this.queries.accessScopes();
-    const allowed = await Promise.all(scopes.map((s) => reviewer.allowed(caller, s.cluster, scopeAccess(s))));
-    return scopes.filter((_, k) => allowed[k]);
+    return scopedView(scopes, await Promise.all(scopes.map((s) => reviewer.allowed(caller, s.cluster, scopeAccess(s)))));
   }
 
   /**

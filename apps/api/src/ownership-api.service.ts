@@ -137,7 +137,7 @@ export class OwnershipApiService {
 
   async managerFields(name: string, q: ManagerFieldsRequestDto, caller: Caller): Promise<ManagerFieldsResponseDto> {
     const { at, cursor, limit, ...filter } = q;
-    const page = await this.queries.managerFields(name, filter, asOf(at), cursor, limit, await this.visibility.scopes(caller));
+    const page = await this.queries.managerFields(name, filter, asOf(at), cursor, limit, (await this.visibility.scopes(caller))?.allowed);
     return {
       items: page.items.map((o) => ({
         object: { id: o.objectId, cluster: o.cluster, uid: o.uid, group: o.group, version: o.version, kind: o.kind, namespace: o.namespace, name: o.name },

@@ -23,6 +23,7 @@ export {
   type ObjectAccessIdentity,
   type ResourceAccess,
 } from './access-review.port.js';
+export { scopedView, type ScopedView } from './scoped-view.js';
 
 // Input
 export type { ObservedEvent, EventFacts, WatchType, EventSource, Seq, Since, FieldOwner, ManagerRef, Operation } from './observed-event.types.js';
