@@ -35,8 +35,10 @@ export class ObjectScopes1796900000000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION object_scopes_follow() RETURNS trigger LANGUAGE plpgsql AS $fn$
       BEGIN
+        -- In key order: two batches that both bring new scopes take them in the same order (no deadlock).
         INSERT INTO object_scopes (cluster_id, api_group, resource, namespace, kind)
         SELECT DISTINCT a.cluster_id, a.api_group, a.resource, a.namespace, a.kind FROM added a
+        ORDER BY 1, 2, 3, 4, 5
         ON CONFLICT DO NOTHING;
         RETURN NULL;
       END

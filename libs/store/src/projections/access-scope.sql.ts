@@ -4,6 +4,10 @@ import type { AccessScope } from '../../../audit/src/index.js';
  * `AND <objectId> IN (the objects of these scopes)` (projection tables key objects by text), its four
  * array parameters numbered from `first`;
  * no filter at all for `undefined` (the caller sees every object), none visible for an empty list.
+ * (Reading each scope's objects through `object_scopes` and the objects' index instead measured 13.5
+ * → 3.0 ms for one namespace's `managers` at 20,000 objects, but Postgres, which cannot estimate the
+ * scopes' rows, then also started from every visible object where a few rows are filtered, such as
+ * the objects out of time order: 8 → 80 ms for `managers?at=<time>`. Not kept.)
  */
 export function inScopes(objectId: string, scopes: readonly AccessScope[] | undefined, first: number): { sql: string; params: unknown[] } {
   if (scopes === undefined) return { sql: '', params: [] };
@@ -14,5 +18,31 @@ export function inScopes(objectId: string, scopes: readonly AccessScope[] | unde
       JOIN unnest($${c}::text[], $${g}::text[], $${r}::text[], $${n}::text[]) AS v(cluster, api_group, resource, namespace)
         ON v.cluster = cl.name AND v.api_group = o.api_group AND v.resource = o.resource AND v.namespace = o.namespace)`,
     params: [scopes.map((s) => s.cluster), scopes.map((s) => s.group), scopes.map((s) => s.resource), scopes.map((s) => s.namespace)],
+  };
+}
+
+/**
+ * An SQL array (`text[]`) of the ids of the objects in every tracked scope but `allowed`
+ * (`object_scopes` as the statement reads it: a scope first tracked since the caller's scopes were
+ * read is among them), its four array parameters numbered from `first`. Part of the statement that
+ * takes them away from every object's sums, so it sees the same objects as the sums: read by a
+ * statement of its own, an object committed in between would be summed and not taken away. The
+ * hidden scopes are found first (materialized: planned as one join, Postgres read every object and
+ * then tested its scope, 100 ms at 20,000 objects with none hidden), then their objects by the
+ * objects' (cluster, kind, namespace, name) index.
+ */
+export function outsideScopes(allowed: readonly AccessScope[], first: number): { sql: string; params: unknown[] } {
+  const [c, g, r, n] = [first, first + 1, first + 2, first + 3];
+  return {
+    sql: `ARRAY(
+      WITH hidden AS MATERIALIZED (
+        SELECT s.cluster_id, s.api_group, s.resource, s.namespace, s.kind
+        FROM object_scopes s JOIN clusters cl ON cl.id = s.cluster_id
+        WHERE NOT EXISTS (
+          SELECT 1 FROM unnest($${c}::text[], $${g}::text[], $${r}::text[], $${n}::text[]) AS a(cluster, api_group, resource, namespace)
+          WHERE a.cluster = cl.name AND a.api_group = s.api_group AND a.resource = s.resource AND a.namespace = s.namespace))
+      SELECT o.id::text
+      FROM hidden h JOIN objects o ON o.cluster_id = h.cluster_id AND o.kind = h.kind AND o.namespace = h.namespace AND o.api_group = h.api_group AND o.resource = h.resource)`,
+    params: [allowed.map((a) => a.cluster), allowed.map((a) => a.group), allowed.map((a) => a.resource), allowed.map((a) => a.namespace)],
   };
 }

@@ -1,12 +1,14 @@
+import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
-import type { AccessScope, AsOf, OwnershipProjector, ScopedView } from '../../../audit/src/index.js';
+import { managerFields, type AccessScope, type AsOf, type ManagerFieldsFilter, type OwnershipProjector, type ScopedView } from '../../../audit/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import type { EventAppender } from '../events/event-appender.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
 import { OwnershipQueries } from './ownership-queries.js';
+import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 
 /** A ConfigMap whose one data key `manager` wrote. */
 const configMap = (uid: string, namespace: string, resourceVersion: string, manager: string): Observation => ({
@@ -76,6 +78,16 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     expect(await findingsIn()).toEqual(new Set(['a', 'b', 'c']));
     expect(await findingsIn({ allowed: hiding('deployments/a'), fromTotals: true })).toEqual(new Set(['b', 'c']));
 
+    // An object tracked after the caller's scopes were read, in a scope it may not see: not counted.
+    const allowedBefore = hiding('deployments/c');
+    await appender.append([scaledBy(deploymentObservation({ uid: 'd-c-late', namespace: 'c', resourceVersion: '110' }), 'hidden-operator', 7, '111')]);
+    await projector.catchUp({ waitForHeldBackMs: 60_000 });
+    const fromTotals = { allowed: allowedBefore, fromTotals: true };
+    expect((await queries.managers(undefined, undefined, 100)).items.map((m) => m.manager)).toContain('hidden-operator');
+    expect((await queries.managers(undefined, undefined, 100, fromTotals)).items.map((m) => m.manager)).not.toContain('hidden-operator');
+    expect((await queries.findings({}, undefined, 100, fromTotals)).items.map((f) => f.namespace)).not.toContain('c');
+    await expectSameAggregates(allowedBefore, 'namespace c hidden, an object tracked there since');
+
     // A scope first tracked after the caller's scopes were read is hidden too.
     await appender.append([configMap('cm-d', 'd', '105', 'cm-writer'), deploymentObservation({ uid: 'd-d-0', namespace: 'd', resourceVersion: '106' })]);
     await projector.catchUp({ waitForHeldBackMs: 60_000 });
@@ -85,4 +97,37 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     expect(readBefore.find((m) => m.manager === 'cm-writer')?.objectCount).toBe(2);
     await expectSameAggregates(tracked, 'every scope read before namespace d');
   });
+
+  it('lists a manager\'s fields a page at a time as the whole list gives them, page for page, filtered and scoped', async () => {
+    const states = (await ds.query(`SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = (SELECT active FROM projection_generations)`) as StateRow[]).map(stateFromRow);
+    const tracked = await queries.accessScopes();
+    const inScope = (allowed: readonly AccessScope[]) => states.filter((st) => allowed.some((a) => a.group === st.group && a.namespace === (st.namespace ?? '')));
+    // Every page comes from the page read (none falls back to decoding the whole list).
+    const paged = jest.spyOn(queries as unknown as { managerFieldsPage: () => Promise<unknown> }, 'managerFieldsPage');
+    let pages = 0;
+    for (const manager of ['hpa', 'cm-writer', 'kubectl-scale', 'nobody']) {
+      for (const filter of [{}, { namespace: 'a' }, { kind: 'ConfigMap' }, { cluster: 'test-cluster', kind: 'Deployment', namespace: 'c' }] as ManagerFieldsFilter[]) {
+        for (const allowed of [undefined, tracked.filter((t) => t.namespace !== 'b')]) {
+          const whole = managerFields(allowed ? inScope(allowed) : states, manager, filter);
+          for (const limit of [1, 2, 3, 100]) {
+            const listed: unknown[] = [];
+            let cursor: string | undefined;
+            do {
+              const page = await queries.managerFields(manager, filter, undefined, cursor, limit, allowed);
+              expect(page.items.length).toBeLessThanOrEqual(limit);
+              listed.push(...page.items);
+              cursor = page.nextCursor ?? undefined;
+              pages++;
+            } while (cursor);
+            expect([manager, filter, limit, JSON.stringify(listed)]).toEqual([manager, filter, limit, JSON.stringify(whole)]);
+          }
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(100);
+    expect(paged).toHaveBeenCalledTimes(pages);
+    for (const r of paged.mock.results) expect(await r.value).toBeDefined();
+    paged.mockRestore();
+  });
 });
+
