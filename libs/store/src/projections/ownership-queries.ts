@@ -579,11 +579,11 @@ export class OwnershipQueries {
   ): Promise<ManagerListItem[]> {
     const totals = `SELECT m.cluster, m.manager, m.identities, m.objects, m.fields FROM manager_totals m WHERE m.generation = ${ACTIVE}`;
     if (exclude.length === 0 && allowed === undefined) return this.managersFromKeySums(totals, [], after, limit, cluster);
-    const hidden = allowed === undefined ? { sql: `'{}'::text[]`, params: [] } : outsideScopes(allowed, 2);
+    const hidden = allowed === undefined ? { sql: `SELECT NULL::text WHERE false`, params: [] } : outsideScopes(allowed, 2);
     const keyRows = `${totals}
        UNION ALL
        SELECT x.cluster, x.manager, x.identities::text, -1, -coalesce(x.identity_field_count, x.field_count)
-       FROM manager_objects x WHERE x.generation = ${ACTIVE} AND x.object_id = ANY($1::text[] || ${hidden.sql})`;
+       FROM manager_objects x WHERE x.generation = ${ACTIVE} AND x.object_id = ANY($1::text[] || ARRAY(${hidden.sql}))`;
     return this.managersFromKeySums(keyRows, [exclude, ...hidden.params], after, limit, cluster);
   }
 
@@ -598,13 +598,13 @@ export class OwnershipQueries {
     at: AsOf, exclude: readonly string[], after: string | undefined, limit: number | null, cluster: string | undefined, allowed?: readonly AccessScope[],
   ): Promise<ManagerListItem[]> {
     const axis = at.kind === 'seq' ? SEQUENCE_CHECKPOINTS : TIME_CHECKPOINTS;
-    const hidden = allowed === undefined ? { sql: `'{}'::text[]`, params: [] } : outsideScopes(allowed, 3);
+    const hidden = allowed === undefined ? { sql: `SELECT NULL::text WHERE false`, params: [] } : outsideScopes(allowed, 3);
     const keyRows = `${versionSumsAt(axis, ACTIVE, '$1')}
        UNION ALL
        -- the objects left out (folded instead, or hidden from the caller): their versions in force then taken away
        SELECT m.cluster, m.manager, m.identities::text, -1, -coalesce(m.identity_field_count, m.field_count)
        FROM manager_objects_versions m
-       WHERE m.generation = ${ACTIVE} AND m.object_id = ANY($2::text[] || ${hidden.sql}) AND ${versionInForceAt('m', at, '$1')}`;
+       WHERE m.generation = ${ACTIVE} AND m.object_id = ANY($2::text[] || ARRAY(${hidden.sql})) AND ${versionInForceAt('m', at, '$1')}`;
     return this.managersFromKeySums(keyRows, [versionMoment(at), exclude, ...hidden.params], after, limit, cluster);
   }
 
@@ -662,12 +662,14 @@ export class OwnershipQueries {
     name: string, filter: ManagerFieldsFilter, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
   ): Promise<Page<ManagerObjectFields> | undefined> {
     const from = decodeCursor('manager-fields', cursor, isOffset) ?? 0;
+    // An offset past any list (a forged cursor): nothing, as slicing the whole list gave.
+    if (from > Number.MAX_SAFE_INTEGER) return { items: [], nextCursor: null };
     const params: unknown[] = [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, from, limit + 1];
     const visible = inScopes('s.object_id', scopes, params.length + 1);
+    // From the manager's index rows (its objects, by the index's primary key) to their states.
     const ids: { object_id: string }[] = await this.dataSource.query(
-      `SELECT s.object_id FROM ownership_states s
-       WHERE s.generation = ${ACTIVE} AND NOT s.deleted
-         AND EXISTS (SELECT 1 FROM manager_objects m WHERE m.generation = s.generation AND m.object_id = s.object_id AND m.manager = $1)
+      `SELECT s.object_id FROM manager_objects m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
+       WHERE m.generation = ${ACTIVE} AND m.manager = $1 AND NOT s.deleted
          AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)${visible.sql}
        ORDER BY s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C"
        OFFSET $5 LIMIT $6`,
@@ -808,7 +810,7 @@ export class OwnershipQueries {
     // Where the view counts from every object: less the hidden ones, found in this statement.
     const hidden = view?.fromTotals ? outsideScopes(view.allowed, params.length + 1) : null;
     if (hidden) params.push(...hidden.params);
-    const outside = hidden ? `AND f.object_id <> ALL (${hidden.sql})` : '';
+    const outside = hidden ? `AND f.object_id NOT IN (${hidden.sql})` : '';
     const visible = inScopes('f.object_id', scopes, params.length + 1);
     const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
       `SELECT f.object_id, f.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, x.ordinal::integer AS ordinal, x.finding

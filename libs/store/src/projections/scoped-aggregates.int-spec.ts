@@ -7,6 +7,7 @@ import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, sca
 import { createDataSource } from '../database/database.js';
 import type { EventAppender } from '../events/event-appender.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
+import { encodeCursor } from './cursor.util.js';
 import { OwnershipQueries } from './ownership-queries.js';
 import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 
@@ -126,6 +127,8 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     }
     expect(pages).toBeGreaterThan(100);
     expect(paged).toHaveBeenCalledTimes(pages);
+    // A cursor past any list (forged): an empty last page, as slicing the whole list gave, not a database error.
+    expect(await queries.managerFields('hpa', {}, undefined, encodeCursor('manager-fields', 1e300), 10)).toEqual({ items: [], nextCursor: null });
     for (const r of paged.mock.results) expect(await r.value).toBeDefined();
     paged.mockRestore();
   });
