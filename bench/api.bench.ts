@@ -191,6 +191,8 @@ async function main(): Promise<void> {
       managers: () => `/v1/managers`,
       'managers at=seq': () => `/v1/managers?at=${laterSeq()}`,
       'managers at=time': () => `/v1/managers?at=${laterTime()}`,
+      // The first page of the fields of the manager that owns the most objects (its objects in the list's order, 100 of them).
+      'manager fields': () => `/v1/managers/horizontal-pod-autoscaler/fields?limit=100`,
       findings: () => `/v1/findings?limit=100`,
       'findings at=seq': () => `/v1/findings?limit=100&at=${laterSeq()}`,
       'findings at=time': () => `/v1/findings?limit=100&at=${laterTime()}`,
