@@ -68,6 +68,32 @@ const AFTER_POSITION = `WHERE (e.xid, e.seq) > ($1::xid8, $2::bigint) AND e.xid 
        ORDER BY e.xid, e.seq
        LIMIT $3`;
 
+/**
+ * SQL: event `e`'s body as a fold rebuilds it, in bytes as stored (`body_bytes`): a whole body its
+ * own size, a snapshot patch its object `o`'s latest snapshot (undercounting the older patches of an
+ * object that shrank), a legacy `json-patch` its own bytes; read from the blobs' headers (no body is
+ * fetched).
+ */
+const BODY_BYTES = `coalesce((SELECT octet_length(b.bytes) FROM blobs b
+                    WHERE b.hash = CASE WHEN e.body_encoding = 'snapshot-patch' THEN o.snapshot_hash ELSE e.body_hash END), 0) AS body_bytes`;
+
+/**
+ * SQL: the rows of `events` (a select with a `body_bytes` column, see {@link BODY_BYTES}) in the
+ * order of the columns `order`, cut before the row whose bodies would take the running sum past
+ * `maxBytes` (an SQL expression); the first row always comes. Each row also tells how many rows
+ * `events` gave (`read`), so a caller can tell a page cut by the bound from the end of the rows.
+ */
+const cutByBodyBytes = (events: string, order: readonly string[], maxBytes: string): string => {
+  const ordered = (alias: string) => order.map((c) => `${alias}.${c}`).join(', ');
+  return `SELECT * FROM (
+         SELECT p.*, sum(p.body_bytes) OVER w AS through, row_number() OVER w AS n, count(*) OVER () AS read
+         FROM (${events}) p
+         WINDOW w AS (ORDER BY ${ordered('p')})
+       ) t
+       WHERE t.through <= ${maxBytes} OR t.n = 1
+       ORDER BY ${ordered('t')}`;
+};
+
 /** Reads the event log: by global position (never skipping a late commit), per object, and bodies. */
 export class EventReader {
   constructor(private readonly dataSource: Queryable) {}
@@ -86,27 +112,18 @@ export class EventReader {
 
   /**
    * {@link readAfter}, cut before the event whose body would take the bodies a fold rebuilds past
-   * `maxBodyBytes` (the first event always comes, however large). An estimate: a whole body counts its
-   * own size, a snapshot patch its object's latest snapshot (undercounting the older patches of an
-   * object that shrank), a legacy `json-patch` its own bytes; sizes as stored, read from the blobs'
-   * headers (no body is fetched). A page of 500 objects of 1.5 MB each would otherwise be rebuilt
-   * into gigabytes at once.
+   * `maxBodyBytes` (the first event always comes, however large; each body estimated as
+   * {@link BODY_BYTES} says). A page of 500 objects of 1.5 MB each would otherwise be rebuilt into
+   * gigabytes at once.
    */
   async readAfterWithin(position: EventPosition, limit: number, maxBodyBytes: number): Promise<StoredEvent[]> {
     const rows: Row[] = await this.dataSource.query(
-      `SELECT * FROM (
-         SELECT p.*, sum(p.body_bytes) OVER w AS through, row_number() OVER w AS n
-         FROM (
-           SELECT ${EVENT_COLUMNS}, e.xid AS xid_order,
-                  coalesce((SELECT octet_length(b.bytes) FROM blobs b
-                            WHERE b.hash = CASE WHEN e.body_encoding = 'snapshot-patch' THEN o.snapshot_hash ELSE e.body_hash END), 0) AS body_bytes
-           FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-           ${AFTER_POSITION}
-         ) p
-         WINDOW w AS (ORDER BY p.xid_order, p.seq)
-       ) t
-       WHERE t.through <= $4::bigint OR t.n = 1
-       ORDER BY t.xid_order, t.seq`,
+      cutByBodyBytes(
+        `SELECT ${EVENT_COLUMNS}, e.xid AS xid_order, ${BODY_BYTES}
+         FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+         ${AFTER_POSITION}`,
+        ['xid_order', 'seq'], '$4::bigint',
+      ),
       [position.xid, position.seq, limit, maxBodyBytes],
     );
     return rows.map(toEvent);
@@ -185,21 +202,14 @@ export class EventReader {
     const rows = await preparedOrPlainQuery<Row & { read: string }>(
       this.dataSource,
       'object-history-page',
-      `SELECT * FROM (
-         SELECT p.*, sum(p.body_bytes) OVER w AS through, row_number() OVER w AS n, count(*) OVER () AS read
-         FROM (
-           SELECT ${EVENT_COLUMNS},
-                  coalesce((SELECT octet_length(b.bytes) FROM blobs b
-                            WHERE b.hash = CASE WHEN e.body_encoding = 'snapshot-patch' THEN o.snapshot_hash ELSE e.body_hash END), 0) AS body_bytes
-           FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-           WHERE e.object_id = $1::bigint AND e.seq > $2::bigint
-           ORDER BY e.seq
-           LIMIT $3
-         ) p
-         WINDOW w AS (ORDER BY p.seq)
-       ) t
-       WHERE t.through <= $4::bigint OR t.n = 1
-       ORDER BY t.seq`,
+      cutByBodyBytes(
+        `SELECT ${EVENT_COLUMNS}, ${BODY_BYTES}
+         FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+         WHERE e.object_id = $1::bigint AND e.seq > $2::bigint
+         ORDER BY e.seq
+         LIMIT $3`,
+        ['seq'], '$4::bigint',
+      ),
       [objectId, afterSeq, limit, maxBodyBytes],
     );
     // Fewer events than the limit, none of them cut by the bound: the history ends here.

@@ -23,7 +23,7 @@ export function inScopes(objectId: string, scopes: readonly AccessScope[] | unde
 
 /**
  * An SQL subquery (`SELECT unnest(…)`) of the ids of the objects in every tracked scope but
- * `allowed`, as `object_scopes` holds them when the statement runs (a scope first tracked since the
+ * `allowed` (none for `undefined`), as `object_scopes` holds them when the statement runs (a scope first tracked since the
  * caller's scopes were read is among them); its four array parameters numbered from `first`.
  *
  * Part of the statement that takes those objects away from every object's sums, so that both see the
@@ -35,7 +35,9 @@ export function inScopes(objectId: string, scopes: readonly AccessScope[] | unde
  * id: 35 → 173 ms for `findings` with 18,000 objects hidden); a lookup by an index as
  * `= ANY (ARRAY(…))` (`IN` and `OR` forms planned worse here).
  */
-export function outsideScopes(allowed: readonly AccessScope[], first: number): { sql: string; params: unknown[] } {
+export function outsideScopes(allowed: readonly AccessScope[] | undefined, first: number): { sql: string; params: unknown[] } {
+  // Every scope allowed (no caller's view): no object.
+  if (allowed === undefined) return { sql: `SELECT NULL::text WHERE false`, params: [] };
   const [c, g, r, n] = [first, first + 1, first + 2, first + 3];
   return {
     sql: `SELECT unnest(ARRAY(

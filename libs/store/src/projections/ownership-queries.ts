@@ -579,7 +579,7 @@ export class OwnershipQueries {
   ): Promise<ManagerListItem[]> {
     const totals = `SELECT m.cluster, m.manager, m.identities, m.objects, m.fields FROM manager_totals m WHERE m.generation = ${ACTIVE}`;
     if (exclude.length === 0 && allowed === undefined) return this.managersFromKeySums(totals, [], after, limit, cluster);
-    const hidden = allowed === undefined ? { sql: `SELECT NULL::text WHERE false`, params: [] } : outsideScopes(allowed, 2);
+    const hidden = outsideScopes(allowed, 2);
     const keyRows = `${totals}
        UNION ALL
        SELECT x.cluster, x.manager, x.identities::text, -1, -coalesce(x.identity_field_count, x.field_count)
@@ -598,7 +598,7 @@ export class OwnershipQueries {
     at: AsOf, exclude: readonly string[], after: string | undefined, limit: number | null, cluster: string | undefined, allowed?: readonly AccessScope[],
   ): Promise<ManagerListItem[]> {
     const axis = at.kind === 'seq' ? SEQUENCE_CHECKPOINTS : TIME_CHECKPOINTS;
-    const hidden = allowed === undefined ? { sql: `SELECT NULL::text WHERE false`, params: [] } : outsideScopes(allowed, 3);
+    const hidden = outsideScopes(allowed, 3);
     const keyRows = `${versionSumsAt(axis, ACTIVE, '$1')}
        UNION ALL
        -- the objects left out (folded instead, or hidden from the caller): their versions in force then taken away
@@ -635,7 +635,7 @@ export class OwnershipQueries {
 
   /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
   async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerObjectFields>> {
-    if (!at && filter.group === undefined && filter.version === undefined && filter.name === undefined) {
+    if (!at) {
       const page = await this.managerFieldsPage(name, filter, cursor, limit, scopes);
       if (page) return page;
     }
@@ -664,13 +664,15 @@ export class OwnershipQueries {
     const from = decodeCursor('manager-fields', cursor, isOffset) ?? 0;
     // An offset past any list (a forged cursor): nothing, as slicing the whole list gave.
     if (from > Number.MAX_SAFE_INTEGER) return { items: [], nextCursor: null };
-    const params: unknown[] = [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, from, limit + 1];
+    const params: unknown[] = [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, from, limit + 1,
+      filter.group ?? null, filter.version ?? null, filter.name ?? null];
     const visible = inScopes('s.object_id', scopes, params.length + 1);
     // From the manager's index rows (its objects, by the index's primary key) to their states.
     const ids: { object_id: string }[] = await this.dataSource.query(
       `SELECT s.object_id FROM manager_objects m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
        WHERE m.generation = ${ACTIVE} AND m.manager = $1 AND NOT s.deleted
-         AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)${visible.sql}
+         AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)
+         AND ($7::text IS NULL OR s.api_group = $7) AND ($8::text IS NULL OR s.api_version = $8) AND ($9::text IS NULL OR s.name = $9)${visible.sql}
        ORDER BY s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C"
        OFFSET $5 LIMIT $6`,
       [...params, ...visible.params],

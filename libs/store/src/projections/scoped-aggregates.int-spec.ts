@@ -107,7 +107,10 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     const paged = jest.spyOn(queries as unknown as { managerFieldsPage: () => Promise<unknown> }, 'managerFieldsPage');
     let pages = 0;
     for (const manager of ['hpa', 'cm-writer', 'kubectl-scale', 'nobody']) {
-      for (const filter of [{}, { namespace: 'a' }, { kind: 'ConfigMap' }, { cluster: 'test-cluster', kind: 'Deployment', namespace: 'c' }] as ManagerFieldsFilter[]) {
+      for (const filter of [
+        {}, { namespace: 'a' }, { kind: 'ConfigMap' }, { cluster: 'test-cluster', kind: 'Deployment', namespace: 'c' },
+        { group: '' }, { group: 'apps', version: 'v1' }, { version: 'v1', name: 'cm-a' }, { name: 'no-such-object' },
+      ] as ManagerFieldsFilter[]) {
         for (const allowed of [undefined, tracked.filter((t) => t.namespace !== 'b')]) {
           const whole = managerFields(allowed ? inScope(allowed) : states, manager, filter);
           for (const limit of [1, 2, 3, 100]) {
