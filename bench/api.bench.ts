@@ -1,4 +1,4 @@
-// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--replay] [--long-history N] [--keep-database]
+// npm run bench:api -- [--objects 20000] [--rounds 9] [--clients 50] [--requests 5000] [--auth none|both] [--auth-namespaces N] [--replay] [--long-history N] [--keep-database]
 //
 // The ingest bench's synthetic stream (Deployments, ~2 KiB of managedFields, 70 % value changes
 // per round) is appended to a throw-away database with the real EventAppender (the queue is left
@@ -12,7 +12,9 @@
 // CPU time and peak RSS (after each query: which one raised it). `--auth both` then answers the
 // same queries again from a second api process with AUTH_MODE=kubernetes (TokenReview and
 // SubjectAccessReviews against a sandbox, as a ServiceAccount allowed to get Deployments
-// everywhere) and prints each query's req/s as a ratio to the first.
+// everywhere) and prints each query's req/s as a ratio to the first. `--auth-namespaces N` (with
+// `--auth both`): the ServiceAccount may get Deployments in the namespaces ns-0 … ns-(N-1) only
+// (a RoleBinding in each) instead of everywhere: a tenant's view of the aggregates.
 // `--replay`: after the projection, rebuild every projection from the log (`replay all`, what
 // `POST /v1/replays` runs) and print its rate and the minutes it takes per million events.
 // `--long-history N` (0, the default: off): after the data set, N more observations of one extra Deployment
@@ -46,12 +48,17 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '50' },
     requests: { type: 'string', default: '5000' },
     auth: { type: 'string', default: 'none' },
+    'auth-namespaces': { type: 'string' },
     replay: { type: 'boolean', default: false },
     'long-history': { type: 'string', default: '0' },
     'keep-database': { type: 'boolean', default: false },
   },
 });
 if (args.auth !== 'none' && args.auth !== 'both') throw new Error(`--auth must be none or both, not ${args.auth}`);
+const AUTH_NAMESPACES = args['auth-namespaces'] === undefined ? undefined : Number(args['auth-namespaces']);
+if (AUTH_NAMESPACES !== undefined && (!Number.isInteger(AUTH_NAMESPACES) || AUTH_NAMESPACES < 1 || AUTH_NAMESPACES > 50 || args.auth !== 'both')) {
+  throw new Error(`--auth-namespaces must be a whole number from 1 to 50, with --auth both; not ${args['auth-namespaces']}`);
+}
 const OBJECTS = Number(args.objects);
 const ROUNDS = Number(args.rounds);
 const CLIENTS = Number(args.clients);
@@ -206,8 +213,8 @@ async function main(): Promise<void> {
     if (args.auth === 'both') {
       const kube = await KubectlSandbox.start();
       try {
-        const auth = await benchAuthentication(kube);
-        await measureApi(ctx, 'AUTH_MODE=kubernetes', { AUTH_MODE: 'kubernetes', KUBECONFIG: auth.kubeconfig }, { authorization: `Bearer ${auth.token}` }, queries, rates);
+        const auth = await benchAuthentication(kube, AUTH_NAMESPACES);
+        await measureApi(ctx, AUTH_NAMESPACES === undefined ? 'AUTH_MODE=kubernetes' : `AUTH_MODE=kubernetes, Deployments of ${AUTH_NAMESPACES} namespaces`, { AUTH_MODE: 'kubernetes', KUBECONFIG: auth.kubeconfig }, { authorization: `Bearer ${auth.token}` }, queries, rates);
       } finally {
         await kube.close();
       }
@@ -413,13 +420,21 @@ async function measureApi(
 
 /**
  * A ServiceAccount allowed to get Deployments in every namespace (not the cluster-wide ssa-audit.io
- * grant: every object is reviewed), its token, and a kubeconfig naming the sandbox "bench", the
- * cluster of the bench's objects (SubjectAccessReviews go to the object's own cluster).
+ * grant: every object is reviewed), or in the first `namespaces` of the bench's only; its token, and
+ * a kubeconfig naming the sandbox "bench", the cluster of the bench's objects (SubjectAccessReviews
+ * go to the object's own cluster).
  */
-async function benchAuthentication(kube: KubectlSandbox): Promise<{ kubeconfig: string; token: string }> {
+async function benchAuthentication(kube: KubectlSandbox, namespaces: number | undefined): Promise<{ kubeconfig: string; token: string }> {
   await kube.ok(['create', 'serviceaccount', 'bench-reader', '-n', 'default']);
   await kube.ok(['create', 'clusterrole', 'deployment-reader', '--verb=get,list', '--resource=deployments.apps']);
-  await kube.ok(['create', 'clusterrolebinding', 'bench-reader', '--clusterrole=deployment-reader', '--serviceaccount=default:bench-reader']);
+  if (namespaces === undefined) {
+    await kube.ok(['create', 'clusterrolebinding', 'bench-reader', '--clusterrole=deployment-reader', '--serviceaccount=default:bench-reader']);
+  } else {
+    for (let n = 0; n < namespaces; n++) {
+      await kube.ok(['create', 'namespace', `ns-${n}`]);
+      await kube.ok(['create', 'rolebinding', 'bench-reader', '-n', `ns-${n}`, '--clusterrole=deployment-reader', '--serviceaccount=default:bench-reader']);
+    }
+  }
   const token = (await kube.ok(['create', 'token', 'bench-reader', '-n', 'default'])).trim();
   // The sandbox's kubeconfig has the one context "ssa-sandbox", the current one: renamed, it stays current.
   await kube.ok(['config', 'rename-context', 'ssa-sandbox', 'bench']);

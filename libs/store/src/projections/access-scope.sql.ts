@@ -1,13 +1,10 @@
-import type { AccessScope } from '../../../audit/src/index.js';
+import type { AccessScope, ScopedView } from '../../../audit/src/index.js';
 
 /**
  * `AND <objectId> IN (the objects of these scopes)` (projection tables key objects by text), its four
  * array parameters numbered from `first`;
  * no filter at all for `undefined` (the caller sees every object), none visible for an empty list.
- * (Reading each scope's objects through `object_scopes` and the objects' index instead measured 13.5
- * → 3.0 ms for one namespace's `managers` at 20,000 objects, but Postgres, which cannot estimate the
- * scopes' rows, then also started from every visible object where a few rows are filtered, such as
- * the objects out of time order: 8 → 80 ms for `managers?at=<time>`. Not kept.)
+ * A join with every object: for the lists that read the states anyway (the aggregates use `seenBy`).
  */
 export function inScopes(objectId: string, scopes: readonly AccessScope[] | undefined, first: number): { sql: string; params: unknown[] } {
   if (scopes === undefined) return { sql: '', params: [] };
@@ -23,32 +20,69 @@ export function inScopes(objectId: string, scopes: readonly AccessScope[] | unde
 
 /**
  * An SQL subquery (`SELECT unnest(…)`) of the ids of the objects in every tracked scope but
- * `allowed` (none for `undefined`), as `object_scopes` holds them when the statement runs (a scope first tracked since the
- * caller's scopes were read is among them); its four array parameters numbered from `first`.
+ * `allowed` (none for `undefined`), as `object_scopes` holds them when the statement runs (a scope first
+ * tracked since the caller's scopes were read is among them); its four array parameters numbered from `first`.
  *
  * Part of the statement that takes those objects away from every object's sums, so that both see the
  * same objects: read by a statement of its own, an object committed in between would be summed and
- * not taken away. The hidden scopes are found first (materialized: planned as one join, Postgres
- * read every object and then tested its scope, 100 ms at 20,000 objects with none hidden), then their
- * objects by the objects' (cluster, kind, namespace, name) index. A filter of many rows takes it as
- * `NOT IN (…)`, which Postgres hashes (`<> ALL` over a computed array compared each row with every
- * id: 35 → 173 ms for `findings` with 18,000 objects hidden); a lookup by an index as
- * `= ANY (ARRAY(…))` (`IN` and `OR` forms planned worse here).
+ * not taken away. A filter of many rows takes it as `NOT IN (…)`, which Postgres hashes (`<> ALL`
+ * over a computed array compared each row with every id: 35 → 173 ms for `findings` with 18,000
+ * objects hidden); a lookup by an index as `= ANY (ARRAY(…))` (`IN` and `OR` forms planned worse here).
  */
 export function outsideScopes(allowed: readonly AccessScope[] | undefined, first: number): { sql: string; params: unknown[] } {
   // Every scope allowed (no caller's view): no object.
   if (allowed === undefined) return { sql: `SELECT NULL::text WHERE false`, params: [] };
+  return objectsOfScopes(allowed, 'NOT EXISTS', first);
+}
+
+/**
+ * An SQL subquery (`SELECT unnest(…)`) of the ids of the objects in the tracked scopes of `allowed`,
+ * as `object_scopes` holds them when the statement runs; its four array parameters numbered from `first`.
+ *
+ * What a caller who sees fewer scopes than it does not is counted from: its objects' index rows
+ * looked up by their ids (`= ANY (ARRAY(…))`), so the sums cost what the caller sees, not what the
+ * cluster holds (a join of every object with the scopes read all of them: 13.5 ms for one namespace
+ * of 50 at 20,000 objects). Where a few rows are filtered (the objects out of time order), they are
+ * found first and then tested (Postgres, which cannot estimate the ids, would else start from them).
+ */
+export function insideScopes(allowed: readonly AccessScope[], first: number): { sql: string; params: unknown[] } {
+  return objectsOfScopes(allowed, 'EXISTS', first);
+}
+
+/**
+ * The ids of the objects in the tracked scopes that are (`EXISTS`) or are not (`NOT EXISTS`) among
+ * `allowed`: those scopes found first (materialized: planned as one join, Postgres read every object
+ * and then tested its scope, 100 ms at 20,000 objects), then their objects by the objects' (cluster,
+ * kind, namespace, name) index.
+ */
+function objectsOfScopes(allowed: readonly AccessScope[], among: 'EXISTS' | 'NOT EXISTS', first: number): { sql: string; params: unknown[] } {
   const [c, g, r, n] = [first, first + 1, first + 2, first + 3];
   return {
     sql: `SELECT unnest(ARRAY(
-      WITH hidden AS MATERIALIZED (
+      WITH chosen AS MATERIALIZED (
         SELECT s.cluster_id, s.api_group, s.resource, s.namespace, s.kind
         FROM object_scopes s JOIN clusters cl ON cl.id = s.cluster_id
-        WHERE NOT EXISTS (
+        WHERE ${among} (
           SELECT 1 FROM unnest($${c}::text[], $${g}::text[], $${r}::text[], $${n}::text[]) AS a(cluster, api_group, resource, namespace)
           WHERE a.cluster = cl.name AND a.api_group = s.api_group AND a.resource = s.resource AND a.namespace = s.namespace))
       SELECT o.id::text
-      FROM hidden h JOIN objects o ON o.cluster_id = h.cluster_id AND o.kind = h.kind AND o.namespace = h.namespace AND o.api_group = h.api_group AND o.resource = h.resource))`,
+      FROM chosen h JOIN objects o ON o.cluster_id = h.cluster_id AND o.kind = h.kind AND o.namespace = h.namespace AND o.api_group = h.api_group AND o.resource = h.resource))`,
     params: [allowed.map((a) => a.cluster), allowed.map((a) => a.group), allowed.map((a) => a.resource), allowed.map((a) => a.namespace)],
   };
+}
+
+/**
+ * `AND <objectId> …`, its array parameters numbered from `first`: the rows of the objects `view`
+ * counts, by the smaller side: not among the hidden objects where it counts from every object's
+ * totals (`NOT IN`, hashed), else among the allowed objects (`= ANY`, for an index to look them up);
+ * no filter without a view.
+ */
+export function seenBy(objectId: string, view: ScopedView | undefined, first: number): { sql: string; params: unknown[] } {
+  if (view === undefined) return { sql: '', params: [] };
+  if (view.fromTotals) {
+    const hidden = outsideScopes(view.allowed, first);
+    return { sql: ` AND ${objectId} NOT IN (${hidden.sql})`, params: hidden.params };
+  }
+  const shown = insideScopes(view.allowed, first);
+  return { sql: ` AND ${objectId} = ANY (ARRAY(${shown.sql}))`, params: shown.params };
 }

@@ -75,7 +75,7 @@ import { decodeCursor, encodeCursor, isCursorOf, isOffset, isString, pageOf, typ
 import { StoreQueryError } from './store-query.error.js';
 import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 import { recordedSchemaSql } from './schema-choices.js';
-import { inScopes, outsideScopes } from './access-scope.sql.js';
+import { inScopes, outsideScopes, seenBy } from './access-scope.sql.js';
 import { StoredSchemaCatalog, type SchemaCatalogSource } from '../schemas/stored-schema-catalog.js';
 
 /** How old the stored schemas an answer uses may be. */
@@ -503,7 +503,7 @@ export class OwnershipQueries {
     const scopes = view?.allowed;
     if (!at) return this.indexedManagers(null, cursor, limit, view, cluster);
     if (await this.readsVersions(at, cursor, MANAGERS_VERSIONS, FOLDED_MANAGERS)) {
-      const unordered = await this.outOfTimeOrder(at, cluster, scopes);
+      const unordered = await this.outOfTimeOrder(at, cluster, view);
       if (unordered.length === 0) return this.indexedManagers(at, cursor, limit, view, cluster);
       // The versions' sums of every manager after the cursor, and the folded objects' added to them.
       const after = decodeCursor(MANAGERS_VERSIONS, cursor, isString);
@@ -535,36 +535,24 @@ export class OwnershipQueries {
   private async indexedManagerSummaries(
     at: AsOf | null, after: string | undefined, limit: number | null, view: ScopedView | undefined, cluster: string | undefined, exclude: readonly string[],
   ): Promise<ManagerListItem[]> {
-    const scopes = view?.allowed;
-    if (view?.fromTotals) {
-      return at === null ? this.managerTotals(after, limit, cluster, exclude, view.allowed) : this.managerTotalsAt(at, exclude, after, limit, cluster, view.allowed);
+    if (view === undefined || view.fromTotals) {
+      return at === null ? this.managerTotals(after, limit, cluster, exclude, view?.allowed) : this.managerTotalsAt(at, exclude, after, limit, cluster, view?.allowed);
     }
-    if (at === null && scopes === undefined && exclude.length === 0) return this.managerTotals(after, limit, cluster);
-    if (at !== null && scopes === undefined) return this.managerTotalsAt(at, exclude, after, limit, cluster);
-    const params: unknown[] = [after ?? null, cluster ?? null];
+    // A caller who sees fewer scopes than not: the index rows (now) or versions in force (as of `at`)
+    // of its objects, looked up by their ids, each a key row of its own (summed by hashing first).
+    const params: unknown[] = [];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
     const inForce = at === null ? '' : `AND ${versionInForceAt('m', at, placeholder(versionMoment(at)))}`;
     const excluded = exclude.length === 0 ? '' : `AND m.object_id <> ALL (${placeholder(exclude)}::text[])`;
-    const limited = limit === null ? '' : `LIMIT ${placeholder(limit)}`;
-    const visible = inScopes('m.object_id', scopes, params.length + 1);
-    // Now: one pass over the index in (manager, object) order, stopping after the page's managers; as of a
-    // moment: every version row of the generation (their number grows with the history). Rows repeat few identity lists.
-    const rows: { manager: string; object_count: number; field_count: number; identities: string[] }[] = await this.dataSource.query(
-      // A row an earlier version's worker wrote during an upgrade has no identities: its paths count once each.
-      `SELECT m.manager, count(*)::integer AS object_count, sum(coalesce(m.identity_field_count, m.field_count))::integer AS field_count,
-              coalesce(array_agg(DISTINCT m.identities::text) FILTER (WHERE m.identities IS NOT NULL), '{}') AS identities
-       FROM ${source}
-       WHERE m.generation = ${ACTIVE} ${inForce} ${excluded} AND ($1::text IS NULL OR m.manager COLLATE "C" > $1 COLLATE "C") AND ($2::text IS NULL OR m.cluster = $2)${visible.sql}
-       GROUP BY m.manager ORDER BY m.manager COLLATE "C" ${limited}`,
-      [...params, ...visible.params],
-    );
-    return rows.map((r) => ({
-      manager: r.manager,
-      identities: sortedIdentities(identitiesOf(r.identities)),
-      objectCount: r.object_count,
-      fieldCount: r.field_count,
-    }));
+    const visible = seenBy('m.object_id', view, params.length + 1);
+    params.push(...visible.params);
+    // A row an earlier version's worker wrote during an upgrade has no identities: its paths count once each.
+    const keyRows = `SELECT m.cluster COLLATE "C" AS cluster, m.manager COLLATE "C" AS manager, m.identities::text COLLATE "C" AS identities,
+              count(*) AS objects, sum(coalesce(m.identity_field_count, m.field_count)) AS fields
+       FROM ${source} WHERE m.generation = ${ACTIVE} ${inForce} ${excluded}${visible.sql}
+       GROUP BY 1, 2, 3`;
+    return this.managersFromKeySums(keyRows, params, after, limit, cluster);
   }
 
   /**
@@ -696,7 +684,7 @@ export class OwnershipQueries {
     const options = { ...(types && types.length > 0 ? { types } : {}), ...(since ? { since } : {}) };
     if (!at) return this.storedFindings(filter, null, cursor, limit, view);
     if (await this.readsVersions(at, cursor, FINDINGS_VERSIONS, FOLDED_FINDINGS)) {
-      const unordered = await this.outOfTimeOrder(at, cluster, scopes);
+      const unordered = await this.outOfTimeOrder(at, cluster, view);
       if (unordered.length === 0) return this.storedFindings(filter, at, cursor, limit, view);
       // A page of the versions' findings and the folded objects' after the cursor, merged in the list's order.
       const after = decodeCursor(FINDINGS_VERSIONS, cursor, isFindingKey);
@@ -775,12 +763,15 @@ export class OwnershipQueries {
    * need not be the first ones of their history, so their versions cannot answer and they are folded.
    * None as of a sequence.
    */
-  private async outOfTimeOrder(at: AsOf, cluster: string | undefined, scopes: readonly AccessScope[] | undefined): Promise<string[]> {
+  private async outOfTimeOrder(at: AsOf, cluster: string | undefined, view: ScopedView | undefined): Promise<string[]> {
     if (at.kind === 'seq') return [];
-    const visible = inScopes('s.object_id', scopes, 2);
+    const visible = seenBy('u.object_id', view, 2);
+    // The few such rows first (by their partial index), then those the caller sees.
     const rows: { object_id: string }[] = await this.dataSource.query(
-      `SELECT s.object_id FROM ownership_states s
-       WHERE s.generation = ${ACTIVE} AND s.out_of_time_order AND ($1::text IS NULL OR s.cluster = $1)${visible.sql}`,
+      `WITH u AS MATERIALIZED (
+         SELECT s.object_id FROM ownership_states s
+         WHERE s.generation = ${ACTIVE} AND s.out_of_time_order AND ($1::text IS NULL OR s.cluster = $1))
+       SELECT u.object_id FROM u WHERE true${visible.sql}`,
       [cluster ?? null, ...visible.params],
     );
     return rows.map((r) => r.object_id);
@@ -801,7 +792,6 @@ export class OwnershipQueries {
   private async storedFindingRows(
     filter: FindingsFilter, at: AsOf | null, after: FindingKey | undefined, limit: number, view: ScopedView | undefined, exclude: readonly string[],
   ): Promise<{ key: FindingKey; item: Finding }[]> {
-    const scopes = view?.fromTotals ? undefined : view?.allowed;
     const { types, since, cluster } = filter;
     const params: unknown[] = [cluster ?? null, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null, types && types.length > 0 ? types : null,
       since?.kind === 'seq' ? since.seq : null, since?.kind === 'time' ? new Date(since.ms).toISOString() : null, limit];
@@ -809,17 +799,14 @@ export class OwnershipQueries {
     const source = at === null ? 'object_findings f' : 'findings_versions f';
     const inForce = at === null ? '' : `AND ${versionInForceAt('f', at, placeholder(versionMoment(at)))}`;
     const excluded = exclude.length === 0 ? '' : `AND f.object_id <> ALL (${placeholder(exclude)}::text[])`;
-    // Where the view counts from every object: less the hidden ones, found in this statement.
-    const hidden = view?.fromTotals ? outsideScopes(view.allowed, params.length + 1) : null;
-    if (hidden) params.push(...hidden.params);
-    const outside = hidden ? `AND f.object_id NOT IN (${hidden.sql})` : '';
-    const visible = inScopes('f.object_id', scopes, params.length + 1);
+    // The objects the view counts, found in this statement.
+    const visible = seenBy('f.object_id', view, params.length + 1);
     const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'> & { ordinal: number; finding: FieldFinding })[] = await this.dataSource.query(
       `SELECT f.object_id, f.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name, x.ordinal::integer AS ordinal, x.finding
        FROM ${source}
        JOIN ownership_states s ON s.generation = f.generation AND s.object_id = f.object_id
        CROSS JOIN LATERAL json_array_elements(f.findings) WITH ORDINALITY AS x(finding, ordinal)
-       WHERE f.generation = ${ACTIVE} ${inForce} ${excluded} ${outside} AND ($1::text IS NULL OR f.cluster = $1)
+       WHERE f.generation = ${ACTIVE} ${inForce} ${excluded} AND ($1::text IS NULL OR f.cluster = $1)
          AND ($2::text IS NULL OR (f.cluster COLLATE "C", f.object_id COLLATE "C", x.ordinal) > ($2 COLLATE "C", $3 COLLATE "C", $4::bigint))
          -- type and since as findings() filters them (its after(): a sequence or a time, inclusive; the time is whole milliseconds)
          AND ($5::text[] IS NULL OR ${decodableJsonSql('x.finding')}->>'type' = ANY($5::text[]))

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
-import { managerFields, type AccessScope, type AsOf, type ManagerFieldsFilter, type OwnershipProjector, type ScopedView } from '../../../audit/src/index.js';
+import { ManagerTotals, findings as findingsOf, managerFields, type AccessScope, type AsOf, type ManagerFieldsFilter, type OwnershipProjector, type ScopedView } from '../../../audit/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import type { EventAppender } from '../events/event-appender.js';
@@ -43,8 +43,28 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     await db?.drop();
   });
 
-  /** `managers` and `findings` now, as of every event's sequence and time, as one view and the other count them. */
+  /** The live states of the objects in `allowed`'s scopes (the audit lib's answers over them are the reference). */
+  const statesIn = async (allowed: readonly AccessScope[]) => {
+    const rows: (StateRow & { resource: string })[] = await ds.query(
+      `SELECT ${STATE_COLUMNS}, o.resource FROM ownership_states s JOIN objects o ON o.id::text = s.object_id WHERE s.generation = (SELECT active FROM projection_generations)`,
+    );
+    return rows
+      .filter((r) => allowed.some((a) => a.cluster === r.cluster && a.group === r.api_group && a.resource === r.resource && a.namespace === (r.namespace ?? '')))
+      .map(stateFromRow);
+  };
+
+  /**
+   * `managers` and `findings` now, as of every event's sequence and time, as one view and the other
+   * count them; now, also as the audit lib sums and lists the states of the allowed objects.
+   */
   const expectSameAggregates = async (allowed: readonly AccessScope[], label: string): Promise<void> => {
+    const seen = await statesIn(allowed);
+    const totals = new ManagerTotals();
+    for (const st of seen) totals.add(st);
+    for (const fromTotals of [true, false]) {
+      expect([label, fromTotals, (await queries.managers(undefined, undefined, 100, { allowed, fromTotals })).items]).toEqual([label, fromTotals, totals.summaries()]);
+      expect([label, fromTotals, (await queries.findings({}, undefined, 100, { allowed, fromTotals })).items]).toEqual([label, fromTotals, findingsOf(seen)]);
+    }
     const events: { seq: string; at: Date }[] = await ds.query(`SELECT seq::text AS seq, observed_at AS at FROM events ORDER BY seq`);
     const moments: (AsOf | undefined)[] = [undefined, ...events.flatMap((e): AsOf[] => [{ kind: 'seq', seq: e.seq }, { kind: 'time', time: e.at.toISOString(), ms: e.at.getTime() }])];
     for (const at of moments) {
