@@ -1,5 +1,6 @@
 // npm run bench:walk -- [--objects 400] [--kb 1000] [--rounds 2]
 // npm run bench:walk -- --history 20000 [--kb 10] [--rounds 2]
+// npm run bench:walk -- --cluster-objects 3000 [--rounds 2]
 //
 // Large objects through the projector's walk of the log (what `replay all` and every event an append
 // did not fold go through): N ConfigMaps of about K KB each are appended without folding to a throw-away
@@ -11,6 +12,10 @@
 // a busy object's history), replayed alone (`replay object`: a CRD's schema arriving, an object the
 // log gave out of order), alternately in one page (its whole history at once, as before one-object
 // replays were paged) and in the walk's pages (500 events, 16 MiB of bodies).
+// `--cluster-objects N`: instead, N Deployments of one cluster with 3 events each (created, scaled by
+// an HPA, scaled again), appended and folded as the service does, then `replay cluster` (what
+// `POST /v1/replays` with that scope runs, and what a CRD's schema arriving after its objects runs
+// for them) in a process of its own, `--rounds` times: its time, objects/s and peak RSS.
 // Needs the machine's Postgres (TEST_DATABASE_ADMIN_URL), like the tests.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -18,8 +23,8 @@ import { loadavg } from 'node:os';
 import type { Observation } from '../libs/common/src/index.js';
 import { loadConfig } from '../libs/config/src/index.js';
 import { createDataSource, EventAppender } from '../libs/store/src/index.js';
-import { projectorOn } from '../libs/store/src/testing/worker-use-cases.js';
-import { TEST_SENSITIVE_HASH_KEY, createTestDatabase } from '../libs/testing/src/index.js';
+import { foldingAppender, projectorOn } from '../libs/store/src/testing/worker-use-cases.js';
+import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy } from '../libs/testing/src/index.js';
 import { machine } from './bench-support.js';
 
 const { values: args } = parseArgs({
@@ -32,6 +37,9 @@ const { values: args } = parseArgs({
     'page-body-bytes': { type: 'string' },
     'page-size': { type: 'string' },
     history: { type: 'string' },
+    'cluster-objects': { type: 'string' },
+    // Internal: the child replays this cluster.
+    cluster: { type: 'string' },
     // Internal: the child replays this object alone.
     object: { type: 'string' },
   },
@@ -41,6 +49,9 @@ const KB = Number(args.kb);
 const ROUNDS = Number(args.rounds);
 const HISTORY = args.history === undefined ? 0 : Number(args.history);
 if (!Number.isInteger(HISTORY) || HISTORY < 0) throw new Error(`--history must be a whole number, not ${args.history}`);
+const CLUSTER_OBJECTS = args['cluster-objects'] === undefined ? 0 : Number(args['cluster-objects']);
+if (!Number.isInteger(CLUSTER_OBJECTS) || CLUSTER_OBJECTS < 0) throw new Error(`--cluster-objects must be a whole number, not ${args['cluster-objects']}`);
+if (CLUSTER_OBJECTS > 0 && HISTORY > 0) throw new Error('--cluster-objects and --history are two modes: give one');
 
 const configMap = (i: number): Observation => ({
   cluster: 'bench', resource: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, type: 'ADDED', source: 'watch', observedAt: new Date().toISOString(),
@@ -71,7 +82,7 @@ async function child(url: string): Promise<void> {
     const bound = args['page-body-bytes'] ? Number(args['page-body-bytes']) : undefined;
     const pageSize = args['page-size'] ? Number(args['page-size']) : undefined;
     const projector = projectorOn(ds, { pageBodyBytes: bound, pageSize });
-    const r = await projector.replay(args.object ? { kind: 'object', objectId: args.object } : { kind: 'all' });
+    const r = await projector.replay(args.object ? { kind: 'object', objectId: args.object } : args.cluster ? { kind: 'cluster', cluster: args.cluster } : { kind: 'all' });
     const seconds = (performance.now() - t0) / 1000;
     console.log(JSON.stringify({ seconds, objects: r.objects, peakMiB: (process.resourceUsage().maxRSS * 1024) / 2 ** 20, beforeMiB: before / 2 ** 20 }));
   } finally {
@@ -86,6 +97,10 @@ async function main(): Promise<void> {
     console.log(`machine: ${machine()}; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     const appender = new EventAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture, null);
     let objectId: string | undefined;
+    if (CLUSTER_OBJECTS > 0) {
+      await clusterReplays(db.url, ds);
+      return;
+    }
     if (HISTORY > 0) {
       console.log(`one ConfigMap of about ${KB} KB with ${HISTORY} events, appended without folding, then replayed alone ${ROUNDS} × 2 times`);
       const started = performance.now();
@@ -128,6 +143,26 @@ async function main(): Promise<void> {
   } finally {
     await ds.destroy();
     await db.drop();
+  }
+}
+
+/** `--cluster-objects N`: N Deployments of 3 events each, folded at append, then `replay cluster` in a child process, `--rounds` times. */
+async function clusterReplays(url: string, ds: Awaited<ReturnType<typeof createDataSource>>): Promise<void> {
+  console.log(`objects: ${CLUSTER_OBJECTS} Deployments of cluster "bench" with 3 events each (created, scaled twice), folded at append; then replay cluster ${ROUNDS} times`);
+  const appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
+  for (let i = 0; i < CLUSTER_OBJECTS; i += 100) {
+    const created = Array.from({ length: Math.min(100, CLUSTER_OBJECTS - i) }, (_, j) =>
+      deploymentObservation({ cluster: 'bench', uid: `replay-${i + j}`, name: `web-${i + j}`, namespace: `ns-${(i + j) % 50}`, resourceVersion: '1', type: 'ADDED' }));
+    await appender.append(created);
+    await appender.append(created.map((o) => scaledBy(o, 'horizontal-pod-autoscaler', 3, '2')));
+    await appender.append(created.map((o) => scaledBy(o, 'horizontal-pod-autoscaler', 5, '3')));
+  }
+  console.log('| round | replay cluster s | objects/s | ms per object | peak RSS MiB |\n| ---: | ---: | ---: | ---: | ---: |');
+  for (let round = 1; round <= ROUNDS; round++) {
+    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', url, '--cluster', 'bench'], { encoding: 'utf8', maxBuffer: 2 ** 24 });
+    const run = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; objects: number; peakMiB: number };
+    if (run.objects !== CLUSTER_OBJECTS) throw new Error(`replay projected ${run.objects} objects, not ${CLUSTER_OBJECTS}`);
+    console.log(`| ${round} | ${run.seconds.toFixed(2)} | ${Math.round(run.objects / run.seconds)} | ${((run.seconds * 1000) / run.objects).toFixed(2)} | ${run.peakMiB.toFixed(0)} |`);
   }
 }
 

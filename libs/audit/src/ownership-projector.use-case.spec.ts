@@ -93,17 +93,20 @@ class MemoryTables implements ProjectionTables {
       },
     };
   }
-  /** The sizes of the pages each one-object rewrite folded, in order. */
+  /** The sizes of the pages each rewrite folded, in order (one list per rewrite). */
   readonly rewrites: number[][] = [];
-  async rewriteObject(_generation: number, objectId: string, pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
-    const events = this.log.entries.filter((e) => e.objectId === objectId).sort((a, b) => compareSeq(a.seq, b.seq));
-    this.states.delete(objectId);
+  async rewriteObjects(_generation: number, objectIds: readonly string[], pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
+    // As the Postgres tables do: every row of the objects deleted first, their events object by object (here in the
+    // order given), each object's in seq order.
+    const place = (id: string) => objectIds.indexOf(id);
+    const events = this.log.entries.filter((e) => objectIds.includes(e.objectId)).sort((a, b) => place(a.objectId) - place(b.objectId) || compareSeq(a.seq, b.seq));
+    for (const id of objectIds) this.states.delete(id);
     const sizes: number[] = [];
     for (let from = 0; from < events.length; from += pages.events) {
       const page = events.slice(from, from + pages.events);
       sizes.push(page.length);
-      // As the Postgres tables do: the first page starts from no state, each later one from the state the page before saved.
-      const load = async (ids: readonly string[]) => new Map(from === 0 ? [] : ids.flatMap((id) => (this.states.has(id) ? [[id, this.states.get(id)!] as const] : [])));
+      // Each page from the states the pages before saved.
+      const load = async (ids: readonly string[]) => new Map(ids.flatMap((id) => (this.states.has(id) ? [[id, this.states.get(id)!] as const] : [])));
       await fold({ events: page.map((e) => e.event), store: { load, save: async (batch) => this.write(batch, false) } });
     }
     this.rewrites.push(sizes);

@@ -57,10 +57,18 @@ const PAGE = 500;
 /**
  * A page's bodies, as stored, at most (estimated by the log; one larger event alone is a page): pages
  * of large objects (CRDs, dashboards in ConfigMaps: up to about 1.5 MB each) would otherwise be
- * rebuilt into gigabytes at once, more than a worker's memory limit. Rebuilding one object from its
- * events (`replayObject`) reads them in pages of the same bounds.
+ * rebuilt into gigabytes at once, more than a worker's memory limit. Rebuilding objects from their
+ * events (`replayObjects`) reads them in pages of the same bounds.
  */
 const PAGE_BODY_BYTES = 16 * 2 ** 20;
+
+/**
+ * Objects rebuilt from their events in one transaction (`replayObjects`): their rows are held
+ * meanwhile (appends to them wait), and each transaction costs a few round trips whatever it holds
+ * (one object a transaction: about 10 ms each, so a CRD's schema arriving after 10,000 of its objects
+ * held the projection lane for over a minute and a half).
+ */
+const REPLAY_CHUNK = 100;
 
 /**
  * Runs the ownership projection over the event log: the live catch-up from the active generation's
@@ -125,24 +133,34 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     const ids = scope.kind === 'object' ? [scope.objectId] : await this.log.objectsOfCluster(scope.cluster);
     let events = 0;
     let objects = 0;
-    for (const id of ids) {
-      events += await this.replayObject(generation, id, resolve);
-      objects++;
+    await this.replayObjects(generation, ids, resolve, async (chunk, read) => {
+      events += read;
+      objects += chunk.length;
       await onProgress?.({ scope: scope.kind, events, objects, percent: percent(objects, ids.length) });
-    }
+    });
     return { scope: scope.kind, events, objects, percent: 100 };
   }
 
   /**
-   * One object from scratch, replacing its rows in one transaction (queries see the old or the new
-   * rows, never a mix), its events folded a page at a time (the walk's bounds: an object's history
-   * has no bound of its own). The object's row is held meanwhile: an append, which folds the events
-   * it stores, waits, then finds this replay's state.
+   * Objects from scratch, {@link REPLAY_CHUNK} at a time, each chunk's rows replaced in one
+   * transaction (queries see the old or the new rows, never a mix), their events folded a page at a
+   * time (the walk's bounds: an object's history has no bound of its own). The objects' rows are
+   * held meanwhile: an append, which folds the events it stores, waits, then finds this replay's
+   * state. `onChunk` after each chunk, with the events it read.
    */
-  private async replayObject(generation: number, objectId: string, resolve: SchemaResolver): Promise<number> {
-    return this.tables.rewriteObject(generation, objectId, { events: this.pageSize, bodyBytes: this.pageBodyBytes }, async ({ events, store }) => {
-      await new ProjectEventsUseCase(store, resolve).execute({ events });
-    });
+  private async replayObjects(
+    generation: number, objectIds: readonly string[], resolve: SchemaResolver, onChunk?: (chunk: readonly string[], events: number) => void | Promise<void>,
+  ): Promise<number> {
+    let events = 0;
+    for (let i = 0; i < objectIds.length; i += REPLAY_CHUNK) {
+      const chunk = objectIds.slice(i, i + REPLAY_CHUNK);
+      const read = await this.tables.rewriteObjects(generation, chunk, { events: this.pageSize, bodyBytes: this.pageBodyBytes }, async ({ events, store }) => {
+        await new ProjectEventsUseCase(store, resolve).execute({ events });
+      });
+      events += read;
+      await onChunk?.(chunk, read);
+    }
+    return events;
   }
 
   /**
@@ -159,10 +177,10 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     const total = stale.reduce((n, g) => n + g.objects, 0);
     let done = 0;
     for (const g of stale) {
-      for (const id of await this.tables.objectsOf(generation, g)) {
-        await this.replayObject(generation, id, catalog.resolve);
-        onReproject?.(++done, total);
-      }
+      await this.replayObjects(generation, await this.tables.objectsOf(generation, g), catalog.resolve, (chunk) => {
+        done += chunk.length;
+        onReproject?.(done, total);
+      });
     }
     this.checked = { catalog, generation };
     return { resolve: catalog.resolve, reprojected: done };
@@ -253,7 +271,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     if (stale.length > 0) {
       // Folded at append with another schema than this walk's (an append reads its catalog at another moment): project them again now.
       await writes.flush();
-      for (const id of stale) await this.replayObject(generation, id, resolve);
+      await this.replayObjects(generation, stale, resolve);
       stamps = await stampsOf(ids);
     }
     const pending = page.filter((e) => {
@@ -273,7 +291,7 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     const outOfOrder = ranges.size > 0 ? await this.log.objectsOutOfOrder(end, ranges) : [];
     if (outOfOrder.length === 0) return pending;
     await writes.flush();
-    for (const id of outOfOrder) await this.replayObject(generation, id, resolve);
+    await this.replayObjects(generation, outOfOrder, resolve);
     this.reordered += outOfOrder.length;
     const replayed = new Set(outOfOrder);
     return pending.filter((e) => !replayed.has(e.objectId));

@@ -53,10 +53,10 @@ export interface SeqRange {
 }
 
 /**
- * One page of an object's rows rewritten from scratch: the store holds the object's row meanwhile
- * (an append waits, then finds the new state) and reads its events oldest first, a page at a time.
- * The first page's `store` replaces every row of the object (it loads no state); each later page's
- * loads the state the page before saved, in the same transaction.
+ * One page of the events of objects rewritten from scratch: the store holds the objects' rows
+ * meanwhile (an append waits, then finds the new state), deletes every row of theirs first, and
+ * reads their events a page at a time, each object's oldest first. Each page's `store` loads the
+ * states the pages before saved (in the same transaction; none for an object not folded yet).
  */
 export interface ObjectRewrite {
   readonly events: readonly ObservedEvent[];
@@ -64,7 +64,7 @@ export interface ObjectRewrite {
 }
 
 /**
- * How a one-object rewrite pages the object's events: at most `events` a page, cut before the event
+ * How a rewrite of objects pages their events: at most `events` a page, cut before the event
  * whose body would take the bodies the page rebuilds past `bodyBytes` (the walk's estimate; a page's
  * first event always comes). An object's history is unbounded (a Lease renewed every 10 s has about
  * 8,600 events a day): read whole, it was rebuilt into memory at once.
@@ -87,10 +87,11 @@ export interface ProjectionTables {
   /** The store of one page of the walk: saving it also moves the checkpoint to `position`, atomically. */
   pageStore(generation: number, position: EventPosition): OwnershipProjectionStore;
   /**
-   * Runs `fold` over each page of one object's events, oldest first, with its rows held, replacing
-   * them (in one transaction: queries see the old rows or the new); returns how many events it read.
+   * Runs `fold` over each page of the events of `objectIds` (each object's oldest first), with their
+   * rows held, replacing them (in one transaction: queries see the old rows or the new); returns how
+   * many events it read. A page may end inside an object's history: the next one goes on from there.
    */
-  rewriteObject(generation: number, objectId: string, pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number>;
+  rewriteObjects(generation: number, objectIds: readonly string[], pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number>;
   /** The stored states' stamps, by object id (read without decoding the states). */
   stamps(generation: number, objectIds: readonly string[]): Promise<Map<string, ProjectedStamp>>;
   /** How many objects were folded with each schema, per kind. */

@@ -347,7 +347,7 @@ export class EventAppender {
   private tablesIn(q: QueryRunner): AppendTransactionTables {
     return {
       activeStates: (ids) => activeStates(q, ids),
-      save: (generation, batch) => new PostgresOwnershipProjectionStore(this.dataSource, generation, null, false, q).save(batch),
+      save: (generation, batch) => new PostgresOwnershipProjectionStore(this.dataSource, generation, null, q).save(batch),
     };
   }
 

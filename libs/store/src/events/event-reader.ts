@@ -193,26 +193,30 @@ export class EventReader {
   }
 
   /**
-   * One object's events after sequence `afterSeq`, oldest first: at most `limit`, cut as
+   * The events of the objects `objectIds` after `after` (an object id and a sequence; `null`: from
+   * the start), object by object in id order, each object's oldest first: at most `limit`, cut as
    * {@link readAfterWithin} cuts (before the event whose body would take the bodies a fold rebuilds
-   * past `maxBodyBytes`; the first always comes). A page of a history that has no bound of its own;
-   * `last` when no event of the object comes after it (no further read needed).
+   * past `maxBodyBytes`; the first always comes). A page of histories that have no bound of their
+   * own (it may end inside one: the next page goes on from its last event); `last` when no event of
+   * these objects comes after it (no further read needed).
    */
-  async objectHistoryPage(objectId: string, afterSeq: string, limit: number, maxBodyBytes: number): Promise<{ events: StoredEvent[]; last: boolean }> {
+  async objectsHistoryPage(
+    objectIds: readonly string[], after: { readonly objectId: string; readonly seq: string } | null, limit: number, maxBodyBytes: number,
+  ): Promise<{ events: StoredEvent[]; last: boolean }> {
     const rows = await preparedOrPlainQuery<Row & { read: string }>(
       this.dataSource,
-      'object-history-page',
+      'objects-history-page',
       cutByBodyBytes(
-        `SELECT ${EVENT_COLUMNS}, ${BODY_BYTES}
+        `SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
          FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-         WHERE e.object_id = $1::bigint AND e.seq > $2::bigint
-         ORDER BY e.seq
-         LIMIT $3`,
-        ['seq'], '$4::bigint',
+         WHERE e.object_id = ANY ($1::bigint[]) AND (e.object_id, e.seq) > ($2::bigint, $3::bigint)
+         ORDER BY e.object_id, e.seq
+         LIMIT $4`,
+        ['object_order', 'seq'], '$5::bigint',
       ),
-      [objectId, afterSeq, limit, maxBodyBytes],
+      [objectIds, after?.objectId ?? '-1', after?.seq ?? '-1', limit, maxBodyBytes],
     );
-    // Fewer events than the limit, none of them cut by the bound: the history ends here.
+    // Fewer events than the limit, none of them cut by the bound: the histories end here.
     const last = rows.length === 0 || (Number(rows[0]!.read) < limit && rows.length === Number(rows[0]!.read));
     return { events: rows.map(toEvent), last };
   }

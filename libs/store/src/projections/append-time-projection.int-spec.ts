@@ -95,16 +95,16 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await projection(await active())).toEqual(live);
   });
 
-  it('replays one object of many events a page at a time (by count, and by its bodies\' bytes) to the rows its appends stored', async () => {
-    /** A projector whose one-object rewrites report the size of each page they fold into `pages`. */
+  it('replays one object of many events a page at a time (by count, and by its bodies\' bytes) to the rows its appends stored; a cluster with pages across objects', async () => {
+    /** A projector whose rewrites of objects report the size of each page they fold into `pages`. */
     const pagedProjector = (options: { pageSize?: number; pageBodyBytes?: number }, pages: number[]): OwnershipProjector => {
       const tables = new PostgresProjectionTables(ds);
-      const rewriteObject: ProjectionTables['rewriteObject'] = (generation, id, bounds, fold) =>
-        tables.rewriteObject(generation, id, bounds, (rewrite) => {
+      const rewriteObjects: ProjectionTables['rewriteObjects'] = (generation, ids, bounds, fold) =>
+        tables.rewriteObjects(generation, ids, bounds, (rewrite) => {
           pages.push(rewrite.events.length);
           return fold(rewrite);
         });
-      const counting = Object.assign(Object.create(tables) as PostgresProjectionTables, { rewriteObject });
+      const counting = Object.assign(Object.create(tables) as PostgresProjectionTables, { rewriteObjects });
       return new OwnershipProjector(new PostgresProjectionLog(ds), counting, new StoredSchemaCatalog(ds), options.pageSize, options.pageBodyBytes);
     };
     const long = deploymentObservation({ uid: 'long', resourceVersion: '1' });
@@ -128,6 +128,18 @@ describe('projection at append: an ingest batch folds what it stores (real Postg
     expect(await pagedProjector({ pageBodyBytes: 1 }, byBytes).replay({ kind: 'object', objectId: id })).toMatchObject({ events, objects: 1 });
     expect(byBytes).toEqual(Array(events).fill(1));
     expect(await projection(await active())).toEqual(live);
+
+    // Every object of the cluster, in one rewrite: pages of 5 cut inside histories (each page goes on from the one before), and of one event each.
+    const [{ objects, all }]: { objects: number; all: number }[] = await ds.query(
+      `SELECT count(DISTINCT o.id)::integer AS objects, count(*)::integer AS all FROM objects o JOIN clusters c ON c.id = o.cluster_id JOIN events e ON e.object_id = o.id WHERE c.name = 'test-cluster'`,
+    );
+    expect(objects).toBeGreaterThanOrEqual(3);
+    for (const [options, expected] of [[{ pageSize: 5 }, [...Array(Math.floor(all / 5)).fill(5), ...(all % 5 ? [all % 5] : [])]], [{ pageBodyBytes: 1 }, Array(all).fill(1)]] as const) {
+      const sizes: number[] = [];
+      expect(await pagedProjector(options, sizes).replay({ kind: 'cluster', cluster: 'test-cluster' })).toMatchObject({ events: all, objects });
+      expect(sizes).toEqual(expected);
+      expect(await projection(await active())).toEqual(live);
+    }
   });
 
   it('leaves an object whose state is behind to the projector, which folds it', async () => {

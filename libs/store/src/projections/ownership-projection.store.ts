@@ -34,19 +34,14 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
   constructor(
     private readonly dataSource: DataSource,
     private readonly generation: number,
-    /** The log position of the batch's last event; `null` for batches outside the log walk (one-object replays). */
+    /** The log position of the batch's last event; `null` for batches outside the log walk (appends, rewrites of objects). */
     private readonly position: EventPosition | null,
-    /**
-     * Replace every stored row of the batch's objects (a one-object replay, whose caller holds the
-     * objects' rows) instead of adding transitions.
-     */
-    private readonly replaceObjects = false,
-    /** Run in this transaction (an append's) instead of one of its own. */
+    /** Run in this transaction (an append's, a rewrite's) instead of one of its own. */
     private readonly tx: QueryRunner | null = null,
   ) {}
 
   async load(objectIds: readonly string[]): Promise<ReadonlyMap<string, ObjectOwnershipState>> {
-    if (objectIds.length === 0 || this.replaceObjects) return new Map();
+    if (objectIds.length === 0) return new Map();
     const rows: StateRow[] = await (this.tx ?? this.dataSource).query(
       `SELECT ${STATE_COLUMNS} FROM ownership_states s WHERE s.generation = $1 AND s.object_id = ANY($2::text[])`,
       [this.generation, objectIds],
@@ -57,9 +52,6 @@ export class PostgresOwnershipProjectionStore implements OwnershipProjectionStor
   async save(batch: ProjectedBatch): Promise<void> {
     const schemaIds = await schemaChoiceIds(this.dataSource, batch.states.map((s) => s.schema), this.tx ?? undefined);
     const write = async (q: QueryRunner) => {
-      const ids = batch.states.map((s) => s.objectId);
-      // A replay writes its objects from scratch: their rows go first, and the batch inserts them anew.
-      if (this.replaceObjects && ids.length > 0) await q.query(DELETE_OBJECTS_ROWS, [this.generation, ids]);
       // A walk page whose events were all folded at append changes no state (and so no other row): only its checkpoint moves.
       const written = batch.states.length > 0 ? await writeBatch(q, this.generation, batch, schemaIds) : 0;
       if (written < batch.states.length) throw new ProjectionConflictError(batch.states.length - written);
@@ -87,6 +79,11 @@ export async function activeStates(q: QueryRunner, objectIds: readonly string[])
   const states = new Map<string, ObjectOwnershipState>();
   for (const r of rows) if (r.object_id !== null) states.set(r.object_id, stateFromRow(r as StateRow));
   return { generation: rows[0]!.generation, states };
+}
+
+/** Deletes every projection row of `objectIds` in `generation` (a rewrite of those objects from their events, which holds their rows). */
+export async function deleteProjectionRows(q: QueryRunner, generation: number, objectIds: readonly string[]): Promise<void> {
+  await q.query(DELETE_OBJECTS_ROWS, [generation, objectIds]);
 }
 
 /** Every projection row of some objects ($2) in a generation ($1). */

@@ -5,7 +5,7 @@ import { CheckpointRepository } from '../events/checkpoint.repository.js';
 import type { EventPosition } from '../events/event-position.js';
 import { EventReader } from '../events/event-reader.js';
 import { ObservedEventLoader } from '../events/observed-event.loader.js';
-import { ownershipCheckpoint, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
+import { deleteProjectionRows, ownershipCheckpoint, PostgresOwnershipProjectionStore } from './ownership-projection.store.js';
 import { ProjectionGenerationsRepository } from './projection-generations.repository.js';
 import { recordedDigestSql } from './schema-choices.js';
 
@@ -40,26 +40,29 @@ export class PostgresProjectionTables implements ProjectionTables {
   }
 
   /**
-   * In one transaction (queries see the old or the new rows, never a mix), holding the object's row:
-   * an append, which folds the events it stores, waits, then finds the new state. The events are
-   * read after the row is held (every event an append committed before is among them), a page at a
-   * time on the same connection; the first page's store deletes the object's rows and writes them
-   * anew, each later one writes over the state the page before saved (read back in the transaction).
+   * In one transaction (queries see the old or the new rows, never a mix), holding the objects' rows
+   * (in id order, as appends lock them: no deadlock): an append, which folds the events it stores,
+   * waits, then finds the new states. Every projection row of the objects is deleted first; their
+   * events are read after the rows are held (every event an append committed before is among them),
+   * a page at a time on the same connection, and each page's store loads the states the pages
+   * before saved (read back in the transaction).
    */
-  rewriteObject(generation: number, objectId: string, pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
+  rewriteObjects(generation: number, objectIds: readonly string[], pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
+    if (objectIds.length === 0) return Promise.resolve(0);
     return inTransaction(this.dataSource, async (q) => {
-      await q.query(`SELECT 1 FROM objects WHERE id = $1::bigint FOR UPDATE`, [objectId]);
+      await q.query(`SELECT 1 FROM objects WHERE id = ANY ($1::bigint[]) ORDER BY id FOR UPDATE`, [objectIds]);
+      await deleteProjectionRows(q, generation, objectIds);
       const reader = new EventReader(q);
       const loader = new ObservedEventLoader(q);
       let read = 0;
-      for (let after = '0'; ; ) {
-        const page = await reader.objectHistoryPage(objectId, after, pages.events, pages.bodyBytes);
+      for (let after: { objectId: string; seq: string } | null = null; ; ) {
+        const page = await reader.objectsHistoryPage(objectIds, after, pages.events, pages.bodyBytes);
         if (page.events.length === 0) return read;
-        const first = read === 0;
-        await fold({ events: await loader.load(page.events), store: new PostgresOwnershipProjectionStore(this.dataSource, generation, null, first, q) });
+        await fold({ events: await loader.load(page.events), store: new PostgresOwnershipProjectionStore(this.dataSource, generation, null, q) });
         read += page.events.length;
         if (page.last) return read;
-        after = page.events[page.events.length - 1]!.seq;
+        const last = page.events[page.events.length - 1]!;
+        after = { objectId: last.objectId, seq: last.seq };
       }
     });
   }
