@@ -539,7 +539,7 @@ export class OwnershipQueries {
       return at === null ? this.managerTotals(after, limit, cluster, exclude, view?.allowed) : this.managerTotalsAt(at, exclude, after, limit, cluster, view?.allowed);
     }
     // A caller who sees fewer scopes than not: the index rows (now) or versions in force (as of `at`)
-    // of its objects, looked up by their ids, each a key row of its own (summed by hashing first).
+    // of its objects, looked up by their ids, summed per key (in "C": sorted by bytes where Postgres sorts).
     const params: unknown[] = [];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
     const source = at === null ? 'manager_objects m' : 'manager_objects_versions m';
@@ -765,8 +765,8 @@ export class OwnershipQueries {
    */
   private async outOfTimeOrder(at: AsOf, cluster: string | undefined, view: ScopedView | undefined): Promise<string[]> {
     if (at.kind === 'seq') return [];
-    const visible = seenBy('u.object_id', view, 2);
-    // The few such rows first (by their partial index), then those the caller sees.
+    const visible = seenBy('u.object_id', view, 2, 'filter');
+    // Such rows first (by their partial index), then those the caller sees.
     const rows: { object_id: string }[] = await this.dataSource.query(
       `WITH u AS MATERIALIZED (
          SELECT s.object_id FROM ownership_states s
