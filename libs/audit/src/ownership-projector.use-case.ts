@@ -39,7 +39,7 @@ const HELD_BACK_POLL_MS = 100;
 /** Walks in a row that may lose a state to an append folding the same object (each walk then starts again from the checkpoint). */
 const CONFLICT_TRIES = 10;
 
-/** Progress of a replay, reported after every page (or object). */
+/** Progress of a replay, reported after every page (`all`) or every chunk of objects (`cluster`, `object`). */
 export interface ReplayProgress {
   readonly scope: ReplayScope['kind'];
   readonly events: number;

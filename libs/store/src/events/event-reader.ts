@@ -206,11 +206,22 @@ export class EventReader {
     const rows = await preparedOrPlainQuery<Row & { read: string }>(
       this.dataSource,
       'objects-history-page',
+      // The rest of the object the page before ended in, then the later objects: as one row comparison
+      // ((object_id, seq) > …), Postgres estimated it from the object id alone and sorted every event
+      // left in the chunk for each page (55 ms a page inside a history of 20,000 events, against 1 ms).
       cutByBodyBytes(
-        `SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
-         FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-         WHERE e.object_id = ANY ($1::bigint[]) AND (e.object_id, e.seq) > ($2::bigint, $3::bigint)
-         ORDER BY e.object_id, e.seq
+        `SELECT x.* FROM (
+           (SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
+            FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+            WHERE e.object_id = $2::bigint AND e.seq > $3::bigint
+            ORDER BY e.seq LIMIT $4)
+           UNION ALL
+           (SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
+            FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+            WHERE e.object_id = ANY ($1::bigint[]) AND e.object_id > $2::bigint
+            ORDER BY e.object_id, e.seq LIMIT $4)
+         ) x
+         ORDER BY x.object_order, x.seq
          LIMIT $4`,
         ['object_order', 'seq'], '$5::bigint',
       ),

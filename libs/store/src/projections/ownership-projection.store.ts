@@ -83,7 +83,7 @@ export async function activeStates(q: QueryRunner, objectIds: readonly string[])
 
 /** Deletes every projection row of `objectIds` in `generation` (a rewrite of those objects from their events, which holds their rows). */
 export async function deleteProjectionRows(q: QueryRunner, generation: number, objectIds: readonly string[]): Promise<void> {
-  await q.query(DELETE_OBJECTS_ROWS, [generation, objectIds]);
+  if (objectIds.length > 0) await q.query(DELETE_OBJECTS_ROWS, [generation, objectIds]);
 }
 
 /** Every projection row of some objects ($2) in a generation ($1). */

@@ -42,7 +42,8 @@ export class PostgresProjectionTables implements ProjectionTables {
   /**
    * In one transaction (queries see the old or the new rows, never a mix), holding the objects' rows
    * (in id order, as appends lock them: no deadlock): an append, which folds the events it stores,
-   * waits, then finds the new states. Every projection row of the objects is deleted first; their
+   * waits, then finds the new states. Every projection row of the objects that have events is deleted
+   * first (one whose every event retention dropped keeps its rows, as before: nothing rebuilds them); their
    * events are read after the rows are held (every event an append committed before is among them),
    * a page at a time on the same connection, and each page's store loads the states the pages
    * before saved (read back in the transaction).
@@ -50,8 +51,13 @@ export class PostgresProjectionTables implements ProjectionTables {
   rewriteObjects(generation: number, objectIds: readonly string[], pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
     if (objectIds.length === 0) return Promise.resolve(0);
     return inTransaction(this.dataSource, async (q) => {
-      await q.query(`SELECT 1 FROM objects WHERE id = ANY ($1::bigint[]) ORDER BY id FOR UPDATE`, [objectIds]);
-      await deleteProjectionRows(q, generation, objectIds);
+      const held: { id: string; has_events: boolean }[] = await q.query(
+        `SELECT o.id::text AS id, EXISTS (SELECT 1 FROM events e WHERE e.object_id = o.id) AS has_events
+         FROM objects o WHERE o.id = ANY ($1::bigint[]) ORDER BY o.id FOR UPDATE`,
+        [objectIds],
+      );
+      // An object none of whose events is kept any more (retention dropped them) keeps its rows: there is nothing to rebuild them from.
+      await deleteProjectionRows(q, generation, held.filter((o) => o.has_events).map((o) => o.id));
       const reader = new EventReader(q);
       const loader = new ObservedEventLoader(q);
       let read = 0;
