@@ -32,8 +32,7 @@ export function inScopes(objectId: string, scopes: readonly AccessScope[] | unde
 export function outsideScopes(allowed: readonly AccessScope[] | undefined, first: number): { sql: string; params: unknown[] } {
   // Every scope allowed (no caller's view): no object.
   if (allowed === undefined) return { sql: `SELECT NULL::text WHERE false`, params: [] };
-  const { sql, params } = objectsOfScopes(allowed, 'NOT EXISTS', first);
-  return { sql, params };
+  return objectsOfScopes(allowed, 'NOT EXISTS', first);
 }
 
 /**
