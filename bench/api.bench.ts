@@ -200,6 +200,9 @@ async function main(): Promise<void> {
       'managers at=time': () => `/v1/managers?at=${laterTime()}`,
       // The first page of the fields of the manager that owns the most objects (its objects in the list's order, 100 of them).
       'manager fields': () => `/v1/managers/horizontal-pod-autoscaler/fields?limit=100`,
+      // The same as of a moment: the manager's objects then, from the versions in force.
+      'manager fields at=seq': () => `/v1/managers/horizontal-pod-autoscaler/fields?limit=100&at=${laterSeq()}`,
+      'manager fields at=time': () => `/v1/managers/horizontal-pod-autoscaler/fields?limit=100&at=${laterTime()}`,
       findings: () => `/v1/findings?limit=100`,
       'findings at=seq': () => `/v1/findings?limit=100&at=${laterSeq()}`,
       'findings at=time': () => `/v1/findings?limit=100&at=${laterTime()}`,

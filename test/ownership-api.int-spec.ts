@@ -773,6 +773,33 @@ describe('ownership API over the real pipeline (Postgres, Redis, BullMQ)', () =>
     }
   });
 
+  it('lists a manager\'s fields as of every sequence and every time from the index versions as folding every object gives them, page by page, filtered', async () => {
+    // The two managers that own fields in the most objects (each in more than one, so a page of one is not the whole list).
+    const managers = (await wholeList('/v1/managers', '')).filter((m: { objectCount: number }) => m.objectCount > 1)
+      .sort((a: { objectCount: number }, b: { objectCount: number }) => b.objectCount - a.objectCount).slice(0, 2);
+    expect(managers.length).toBe(2);
+    for (const { manager } of managers) {
+      const list = `/v1/managers/${q(manager)}/fields`;
+      const bySeq = await versionsAnswerAsTheFold(list, (seq) => [`&at=${seq}`, `&at=${seq}&cluster=prod`, `&at=${seq}&kind=Deployment`]);
+      // As of the last event, the same as now.
+      expect(await everyPage(list, `&at=${bySeq.seqs.at(-1)}`)).toEqual(await everyPage(list, ''));
+      await versionsAnswerAsTheFoldByTime(list, 'manager_objects_versions', (t) => [`&at=${t}`, `&at=${t}&cluster=elsewhere`, `&at=${t}&namespace=default`]);
+    }
+    // Read from the versions: with every manager's versions moved a century later (by sequence), the lists are empty.
+    const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
+    const list = `/v1/managers/${q(managers[0].manager)}/fields`;
+    expect((await wholeList(list, `&at=${max}`)).length).toBeGreaterThan(1);
+    await ds.query(`UPDATE manager_objects_versions SET seq = seq + 1000000000`);
+    try {
+      expect(await wholeList(list, `&at=${max}`)).toEqual([]);
+    } finally {
+      await ds.query(`UPDATE manager_objects_versions SET seq = seq - 1000000000`);
+    }
+    // A cursor of another list, or forged: a clear 400, not a database error.
+    const forged = Buffer.from(JSON.stringify({ l: 'manager-fields-versions', v: ['a', 1] })).toString('base64url');
+    expect((await get(`${list}?at=${max}&cursor=${forged}`)).status).toBe(400);
+  });
+
   it('lists managers from the manager index as folding every object gives them: page by page, by cluster', async () => {
     const [{ max }] = await ds.query(`SELECT max(seq)::text AS max FROM events`);
     const pages = (query: string) => everyPage('/v1/managers', query);

@@ -182,6 +182,17 @@ describe('web UI (chromium → /ui → /v1, kubectl → sandbox → service)', (
     const fields = page.getByRole('region', { name: 'Fields of kubectl-client-side-apply' });
     await fields.getByRole('link', { name: `ConfigMap ${GHOST_NS}/app-config` }).waitFor();
     await fields.getByRole('link', { name: GHOST_LABEL }).waitFor();
+    // As of the event before the ConfigMap's first: the same view, the manager owning nothing there then.
+    const { id } = await objectOf('ConfigMap', GHOST_NS, 'app-config');
+    const transitions = await api<{ items: { seq: string }[] }>(`/v1/objects/${id}/transitions?limit=500`);
+    const first = transitions.items.map((t) => BigInt(t.seq)).reduce((a, b) => (a < b ? a : b));
+    await page.goto(`${e2e.service.url}/ui/managers?manager=kubectl-client-side-apply&namespace=${GHOST_NS}&at=${first - 1n}`);
+    await page.getByText(`Showing the managers as of event #${first - 1n}`).waitFor();
+    await page.getByRole('region', { name: 'Fields of kubectl-client-side-apply' }).getByText('No fields.').waitFor();
+    // As of its first event, its fields then, each linked to the object as of then.
+    await page.goto(`${e2e.service.url}/ui/managers?manager=kubectl-client-side-apply&namespace=${GHOST_NS}&at=${first}`);
+    const then = page.getByRole('region', { name: 'Fields of kubectl-client-side-apply' });
+    expect(await then.getByRole('link', { name: `ConfigMap ${GHOST_NS}/app-config` }).getAttribute('href')).toBe(`/ui/objects/${id}?at=${first}`);
   });
 
   itWithKubectl(18, 'server-side apply', 60_000)('says an unknown object is not found or not visible; fits a phone-sized window', async () => {

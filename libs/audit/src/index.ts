@@ -123,6 +123,7 @@ export {
   objectListItem,
   objectRef,
   type ObjectRef,
+  type ObjectOwnedFields,
   matchesObjectFilter,
   managerOwnsAField,
   type ObjectListItem,

@@ -1,7 +1,7 @@
 import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
-import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectRef } from './objects.read-model.js';
+import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectOwnedFields, type ObjectRef } from './objects.read-model.js';
 import { identityKey, managerIndexRows, type ManagerIdentity } from './manager-index.changes.js';
 
 /** One field a manager owns. */
@@ -55,7 +55,7 @@ export function sortedIdentities(ids: Iterable<ManagerIdentity>): ManagerIdentit
  * its identities and, per object, the fields it owns. Sorted by name; objects by cluster, group,
  * kind, namespace, name.
  */
-export function managerIndex(states: Iterable<ObjectOwnershipState>): ManagerSummary[] {
+export function managerIndex(states: Iterable<ObjectOwnedFields>): ManagerSummary[] {
   const byManager = new Map<string, { ids: Map<string, ManagerSummary['identities'][number]>; objects: ManagerObjectFields[] }>();
   for (const s of states) {
     if (s.deleted) continue;
@@ -118,8 +118,8 @@ export class ManagerTotals {
 }
 
 /** `GET /v1/managers/{name}/fields?cluster&kind&namespace`: what `manager` owns, where. */
-export function managerFields(states: Iterable<ObjectOwnershipState>, manager: string, filter: ManagerFieldsFilter = {}): ManagerObjectFields[] {
-  const selected: ObjectOwnershipState[] = [];
+export function managerFields(states: Iterable<ObjectOwnedFields>, manager: string, filter: ManagerFieldsFilter = {}): ManagerObjectFields[] {
+  const selected: ObjectOwnedFields[] = [];
   for (const s of states) if (matchesObjectFilter(s, { ...filter, manager })) selected.push(s);
   return [...(managerIndex(selected).find((m) => m.manager === manager)?.objects ?? [])];
 }

@@ -13,8 +13,11 @@ export interface ObjectRef {
   readonly name: string;
 }
 
+/** An object's identity with its owned fields: what the filters and a manager's fields read of a state (a state, or a version's owners). */
+export type ObjectOwnedFields = ObjectRef & Pick<ObjectOwnershipState, 'deleted' | 'fields'>;
+
 /** The identifying columns of a state. */
-export function objectRef(s: ObjectOwnershipState): ObjectRef {
+export function objectRef(s: ObjectRef): ObjectRef {
   return { objectId: s.objectId, cluster: s.cluster, uid: s.uid, group: s.group, version: s.version, kind: s.kind, namespace: s.namespace, name: s.name };
 }
 
@@ -55,7 +58,7 @@ export function managerOwnsAField(fields: readonly OwnedField[], manager: string
 }
 
 /** True when `s` passes every given filter. */
-export function matchesObjectFilter(s: ObjectOwnershipState, f: ObjectFilter): boolean {
+export function matchesObjectFilter(s: ObjectOwnedFields, f: ObjectFilter): boolean {
   return (
     (f.cluster === undefined || s.cluster === f.cluster) &&
     (f.group === undefined || s.group === f.group) &&

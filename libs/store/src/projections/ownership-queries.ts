@@ -45,6 +45,8 @@ import {
   type ObjectAccessIdentity,
   type ObjectFilter,
   type ObjectListItem,
+  type ObjectOwnedFields,
+  type ObjectRef,
   type ObjectOwnershipState,
   type ObservedEvent,
   type Operation,
@@ -116,6 +118,26 @@ const FOLDED_FINDINGS = 'findings';
 const FOLDED_MANAGERS = 'managers-folded';
 const FINDINGS_VERSIONS = 'findings-versions';
 const MANAGERS_VERSIONS = 'managers-versions';
+/** The list tags of a manager's fields: every list folded or now (offsets), and as of a moment from versions (keys). */
+const MANAGER_FIELDS = 'manager-fields';
+const MANAGER_FIELDS_VERSIONS = 'manager-fields-versions';
+
+/** An object's place in a manager's fields: cluster, group, kind, namespace ('' for none), name, id (as `managerIndex` sorts them). */
+type ObjectKey = [cluster: string, group: string, kind: string, namespace: string, name: string, objectId: string];
+
+/** Six strings Postgres can hold (no U+0000: a forged cursor gets a 400, not a database error). */
+const isObjectKey = (v: unknown): v is ObjectKey => Array.isArray(v) && v.length === 6 && v.every((x) => isString(x) && !x.includes('\u0000'));
+
+const objectKeyOf = (o: ObjectRef): ObjectKey => [o.cluster, o.group, o.kind, o.namespace ?? '', o.name, o.objectId];
+
+/** The list's order of keys, as its SQL orders them (`COLLATE "C"`: code points, as `compareStrings`). */
+function compareObjectKeys(a: ObjectKey, b: ObjectKey): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareStrings(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
 
 /** A finding's place in the list: its object's cluster and id, then its place (from 1) among the object's findings. */
 type FindingKey = [cluster: string, objectId: string, ordinal: number];
@@ -621,11 +643,18 @@ export class OwnershipQueries {
     return rows.map((r) => ({ manager: r.manager, identities: sortedIdentities(identitiesOf(r.identities)), objectCount: r.object_count, fieldCount: r.field_count }));
   }
 
-  /** `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. */
+  /**
+   * `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. Now from the
+   * manager index a page at a time; as of a moment the versions answer (`readsVersions`), from the
+   * manager's index versions in force then a page at a time (`managerFieldsAt`); else every object's
+   * state then folded.
+   */
   async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerObjectFields>> {
     if (!at) {
       const page = await this.managerFieldsPage(name, filter, cursor, limit, scopes);
       if (page) return page;
+    } else if (await this.readsVersions(at, cursor, MANAGER_FIELDS_VERSIONS, MANAGER_FIELDS)) {
+      return this.managerFieldsAt(name, filter, at, cursor, limit, scopes);
     }
     const states = at
       ? await this.statesAt(at, filter, scopes, (s) => managerFields([s], name, filter).length > 0)
@@ -635,7 +664,87 @@ export class OwnershipQueries {
           [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null],
           scopes,
         );
-    return pageOf('manager-fields', managerFields(states, name, filter), cursor, limit);
+    return pageOf(MANAGER_FIELDS, managerFields(states, name, filter), cursor, limit);
+  }
+
+  /**
+   * {@link managerFields} as of `at`, where the versions hold every object's then: the objects whose
+   * manager index version in force then names the manager (by the index of the versions by manager,
+   * in the list's order after the cursor's key), each one's owned fields from its ownership version
+   * in force then (folded where that cannot answer exactly); the objects out of time order (as of a
+   * time) folded and merged in. The same items as folding every object, in the same order; the
+   * cursor is the last item's key.
+   */
+  private async managerFieldsAt(
+    name: string, filter: ManagerFieldsFilter, at: AsOf, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
+  ): Promise<Page<ManagerObjectFields>> {
+    const after = decodeCursor(MANAGER_FIELDS_VERSIONS, cursor, isObjectKey);
+    const unordered = await this.outOfTimeOrder(at, filter.cluster, scopes && { allowed: scopes, fromTotals: false });
+    const candidates = await this.managerObjectsAt(name, filter, at, after, limit + 1, scopes, unordered);
+    const owned = await this.ownedFieldsAt(candidates, at);
+    const rows: { key: ObjectKey; item: ManagerObjectFields }[] = [];
+    for (const c of candidates) {
+      const state = owned.get(c.objectId) ?? (await this.state(c.objectId, at));
+      for (const item of managerFields([state], name, filter)) rows.push({ key: objectKeyOf(item), item });
+    }
+    if (unordered.length > 0) await this.forEachStateAt(at, filter, scopes, (s) => {
+      for (const item of managerFields([s], name, filter)) {
+        const key = objectKeyOf(item);
+        if (after === undefined || compareObjectKeys(key, after) > 0) rows.push({ key, item });
+      }
+    }, unordered);
+    // Past the last candidate read, only the next page knows what comes first.
+    const bound = candidates.length > limit ? objectKeyOf(candidates[candidates.length - 1]!) : undefined;
+    const sorted = rows.filter((r) => bound === undefined || compareObjectKeys(r.key, bound) <= 0).sort((a, b) => compareObjectKeys(a.key, b.key));
+    const items = sorted.slice(0, limit);
+    const next = sorted.length > limit ? items[items.length - 1]!.key : bound;
+    return { items: items.map((r) => r.item), nextCursor: next === undefined ? null : encodeCursor(MANAGER_FIELDS_VERSIONS, next) };
+  }
+
+  /**
+   * Up to `limit` objects after `after` in the list's order (`COLLATE "C"`: code points, as
+   * `compareStrings`) in which the manager index version in force at `at` names `name`, of those
+   * the filters (on the object's identity as stored now, as every versions read takes it) and
+   * `scopes` keep, but those of `exclude`.
+   */
+  private async managerObjectsAt(
+    name: string, filter: ManagerFieldsFilter, at: AsOf, after: ObjectKey | undefined, limit: number, scopes: readonly AccessScope[] | undefined, exclude: readonly string[],
+  ): Promise<ObjectRef[]> {
+    const params: unknown[] = [name, filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null,
+      filter.name ?? null, after ?? null, exclude, limit];
+    const placeholder = (value: unknown): string => `$${params.push(value)}`;
+    const inForce = versionInForceAt('m', at, placeholder(versionMoment(at)));
+    const visible = inScopes('s.object_id', scopes, params.length + 1);
+    const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'>)[] = await this.dataSource.query(
+      `SELECT s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name
+       FROM manager_objects_versions m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
+       WHERE m.generation = ${ACTIVE} AND m.manager = $1 AND ${inForce} AND m.object_id <> ALL ($9::text[])
+         AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.api_group = $3) AND ($4::text IS NULL OR s.api_version = $4)
+         AND ($5::text IS NULL OR s.kind = $5) AND ($6::text IS NULL OR coalesce(s.namespace, '') = $6) AND ($7::text IS NULL OR s.name = $7)
+         AND ($8::text[] IS NULL OR (s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C")
+                                   > (($8::text[])[1], ($8::text[])[2], ($8::text[])[3], ($8::text[])[4], ($8::text[])[5], ($8::text[])[6]))${visible.sql}
+       ORDER BY s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C"
+       LIMIT $10`,
+      [...params, ...visible.params],
+    );
+    return rows.map((r) => ({ objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name }));
+  }
+
+  /**
+   * The owned fields of `objects` as of `at` from their ownership versions in force then, by object
+   * id: only where the version answers exactly (`VERSION_ANSWERS`; the others are left out, to be
+   * folded); a deleted object owns none.
+   */
+  private async ownedFieldsAt(objects: readonly ObjectRef[], at: AsOf): Promise<Map<string, ObjectOwnedFields>> {
+    if (objects.length === 0) return new Map();
+    const rows: { object_id: string; deleted: boolean; fields: EncodedOwnedFields }[] = await this.dataSource.query(
+      `SELECT s.object_id, v.deleted, v.fields FROM ownership_states s
+       ${versionInForceSql('s.object_id::bigint', at.kind, '$2', '$3')}
+       WHERE s.generation = ${ACTIVE} AND s.object_id = ANY ($1::text[]) AND ${VERSION_ANSWERS}`,
+      [objects.map((o) => o.objectId), ...versionAtParams(at)],
+    );
+    const byId = new Map(objects.map((o) => [o.objectId, o]));
+    return new Map(rows.map((r) => [r.object_id, { ...byId.get(r.object_id)!, deleted: r.deleted, fields: r.deleted ? [] : decodeOwnedFields(r.fields) }]));
   }
 
   /**
@@ -649,7 +758,7 @@ export class OwnershipQueries {
   private async managerFieldsPage(
     name: string, filter: ManagerFieldsFilter, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
   ): Promise<Page<ManagerObjectFields> | undefined> {
-    const from = decodeCursor('manager-fields', cursor, isOffset) ?? 0;
+    const from = decodeCursor(MANAGER_FIELDS, cursor, isOffset) ?? 0;
     // An offset past any list (a forged cursor): nothing, as slicing the whole list gave.
     if (from > Number.MAX_SAFE_INTEGER) return { items: [], nextCursor: null };
     const params: unknown[] = [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, from, limit + 1,
@@ -668,7 +777,7 @@ export class OwnershipQueries {
     const onPage = ids.slice(0, limit).map((r) => r.object_id);
     const items = onPage.length === 0 ? [] : managerFields(await this.statesWhere(`s.object_id = ANY($1::text[])`, [onPage]), name, filter);
     if (items.length !== onPage.length) return undefined;
-    return { items, nextCursor: ids.length > limit ? encodeCursor('manager-fields', from + limit) : null };
+    return { items, nextCursor: ids.length > limit ? encodeCursor(MANAGER_FIELDS, from + limit) : null };
   }
 
   /**

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import type { Observation } from '../../../common/src/index.js';
 import { loadConfig } from '../../../config/src/index.js';
-import { ManagerTotals, findings as findingsOf, managerFields, type AccessScope, type AsOf, type ManagerFieldsFilter, type OwnershipProjector, type ScopedView } from '../../../audit/src/index.js';
+import { ManagerTotals, findings as findingsOf, managerFields, type AccessScope, type AsOf, type ManagerFieldsFilter, type ObjectOwnershipState, type OwnershipProjector, type ScopedView } from '../../../audit/src/index.js';
 import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, scaledBy, type TestDatabase } from '../../../testing/src/index.js';
 import { createDataSource } from '../database/database.js';
 import type { EventAppender } from '../events/event-appender.js';
@@ -42,6 +42,20 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     await ds?.destroy();
     await db?.drop();
   });
+
+  /** A manager's fields read page by page (`limit` each) through the cursors: the items, and how many pages. */
+  const everyManagerFieldsPage = async (manager: string, filter: ManagerFieldsFilter, at: AsOf | undefined, limit: number, allowed?: readonly AccessScope[]) => {
+    const items: unknown[] = [];
+    let [cursor, pages]: [string | undefined, number] = [undefined, 0];
+    do {
+      const page = await queries.managerFields(manager, filter, at, cursor, limit, allowed);
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      items.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    return { items, pages };
+  };
 
   /** The live states of the objects in `allowed`'s scopes (the audit lib's answers over them are the reference). */
   const statesIn = async (allowed: readonly AccessScope[]) => {
@@ -134,16 +148,9 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
         for (const allowed of [undefined, tracked.filter((t) => t.namespace !== 'b')]) {
           const whole = managerFields(allowed ? inScope(allowed) : states, manager, filter);
           for (const limit of [1, 2, 3, 100]) {
-            const listed: unknown[] = [];
-            let cursor: string | undefined;
-            do {
-              const page = await queries.managerFields(manager, filter, undefined, cursor, limit, allowed);
-              expect(page.items.length).toBeLessThanOrEqual(limit);
-              listed.push(...page.items);
-              cursor = page.nextCursor ?? undefined;
-              pages++;
-            } while (cursor);
-            expect([manager, filter, limit, JSON.stringify(listed)]).toEqual([manager, filter, limit, JSON.stringify(whole)]);
+            const { items, pages: read } = await everyManagerFieldsPage(manager, filter, undefined, limit, allowed);
+            pages += read;
+            expect([manager, filter, limit, JSON.stringify(items)]).toEqual([manager, filter, limit, JSON.stringify(whole)]);
           }
         }
       }
@@ -154,6 +161,38 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     expect(await queries.managerFields('hpa', {}, undefined, encodeCursor('manager-fields', 1e300), 10)).toEqual({ items: [], nextCursor: null });
     for (const r of paged.mock.results) expect(await r.value).toBeDefined();
     paged.mockRestore();
+  });
+
+  it('lists a manager\'s fields as of every event from the versions as folding every object then gives them, page for page, filtered and scoped', async () => {
+    const ids: string[] = (await ds.query(`SELECT object_id FROM ownership_states WHERE generation = (SELECT active FROM projection_generations) ORDER BY object_id`))
+      .map((r: { object_id: string }) => r.object_id);
+    const tracked = await queries.accessScopes();
+    const events: { seq: string; at: Date }[] = await ds.query(`SELECT seq::text AS seq, observed_at AS at FROM events ORDER BY seq`);
+    const moments = events.flatMap((e): AsOf[] => [{ kind: 'seq', seq: e.seq }, { kind: 'time', time: e.at.toISOString(), ms: e.at.getTime() }]);
+    // Read from the versions, never by folding every object.
+    const folded = jest.spyOn(queries as unknown as { statesAt: () => Promise<unknown> }, 'statesAt');
+    let compared = 0;
+    for (const at of moments.filter((_, i) => i % 3 === 0 || i >= moments.length - 2)) {
+      // Every object's state then, folded from its events (none before its first event).
+      const then: ObjectOwnershipState[] = [];
+      for (const id of ids) then.push(...(await queries.state(id, at).then((st) => [st], () => [])));
+      for (const manager of ['hpa', 'cm-writer', 'kubectl-scale']) {
+        for (const filter of [{}, { namespace: 'a' }, { kind: 'ConfigMap' }, { group: 'apps', version: 'v1' }, { version: 'v1', name: 'cm-a' }] as ManagerFieldsFilter[]) {
+          for (const allowed of [undefined, tracked.filter((t) => t.namespace !== 'b')]) {
+            const seen = allowed ? then.filter((st) => allowed.some((a) => a.group === st.group && a.namespace === (st.namespace ?? ''))) : then;
+            const whole = managerFields(seen, manager, filter);
+            for (const limit of [1, 3, 100]) {
+              const { items } = await everyManagerFieldsPage(manager, filter, at, limit, allowed);
+              expect([manager, at, filter, limit, JSON.stringify(items)]).toEqual([manager, at, filter, limit, JSON.stringify(whole)]);
+              compared += whole.length;
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(folded).not.toHaveBeenCalled();
+    folded.mockRestore();
   });
 });
 
