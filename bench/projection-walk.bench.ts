@@ -19,6 +19,7 @@
 // Needs the machine's Postgres (TEST_DATABASE_ADMIN_URL), like the tests.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import type { DataSource } from 'typeorm';
 import { loadavg } from 'node:os';
 import type { Observation } from '../libs/common/src/index.js';
 import { loadConfig } from '../libs/config/src/index.js';
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
 }
 
 /** `--cluster-objects N`: N Deployments of 3 events each, folded at append, then `replay cluster` in a child process, `--rounds` times. */
-async function clusterReplays(url: string, ds: Awaited<ReturnType<typeof createDataSource>>): Promise<void> {
+async function clusterReplays(url: string, ds: DataSource): Promise<void> {
   console.log(`objects: ${CLUSTER_OBJECTS} Deployments of cluster "bench" with 3 events each (created, scaled twice), folded at append; then replay cluster ${ROUNDS} times`);
   const appender = foldingAppender(ds, loadConfig({ SENSITIVE_HASH_KEY: TEST_SENSITIVE_HASH_KEY }).capture);
   for (let i = 0; i < CLUSTER_OBJECTS; i += 100) {

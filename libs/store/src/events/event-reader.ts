@@ -203,6 +203,11 @@ export class EventReader {
   async objectsHistoryPage(
     objectIds: readonly string[], after: { readonly objectId: string; readonly seq: string } | null, limit: number, maxBodyBytes: number,
   ): Promise<{ events: StoredEvent[]; last: boolean }> {
+    // One ordered part of the page: the events `where` selects, in `order`, with their object's identity.
+    const part = (where: string, order: string) => `(SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
+            FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
+            WHERE ${where}
+            ORDER BY ${order} LIMIT $4)`;
     const rows = await preparedOrPlainQuery<Row & { read: string }>(
       this.dataSource,
       'objects-history-page',
@@ -211,15 +216,9 @@ export class EventReader {
       // left in the chunk for each page (55 ms a page inside a history of 20,000 events, against 1 ms).
       cutByBodyBytes(
         `SELECT x.* FROM (
-           (SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
-            FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-            WHERE e.object_id = $2::bigint AND e.seq > $3::bigint
-            ORDER BY e.seq LIMIT $4)
+           ${part('e.object_id = $2::bigint AND e.seq > $3::bigint', 'e.seq')}
            UNION ALL
-           (SELECT ${EVENT_COLUMNS}, e.object_id AS object_order, ${BODY_BYTES}
-            FROM events e JOIN objects o ON o.id = e.object_id JOIN clusters c ON c.id = o.cluster_id
-            WHERE e.object_id = ANY ($1::bigint[]) AND e.object_id > $2::bigint
-            ORDER BY e.object_id, e.seq LIMIT $4)
+           ${part('e.object_id = ANY ($1::bigint[]) AND e.object_id > $2::bigint', 'e.object_id, e.seq')}
          ) x
          ORDER BY x.object_order, x.seq
          LIMIT $4`,
