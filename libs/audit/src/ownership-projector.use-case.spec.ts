@@ -46,6 +46,11 @@ class MemoryLog implements ProjectionLog<LogEntry> {
   async objectsOfCluster(): Promise<string[]> {
     return [...new Set(this.entries.map((e) => e.objectId))].sort();
   }
+  async historyLengths(ids: readonly string[]): Promise<Map<string, number>> {
+    const lengths = new Map<string, number>();
+    for (const e of this.entries) if (ids.includes(e.objectId)) lengths.set(e.objectId, (lengths.get(e.objectId) ?? 0) + 1);
+    return lengths;
+  }
   async objectsOutOfOrder(after: EventPosition, ranges: ReadonlyMap<string, SeqRange>): Promise<string[]> {
     return [...ranges]
       .filter(([id, r]) => this.after(after).some((e) => e.objectId === id && compareSeq(e.seq, r.above) > 0 && compareSeq(e.seq, r.below) < 0))
@@ -95,7 +100,10 @@ class MemoryTables implements ProjectionTables {
   }
   /** The sizes of the pages each rewrite folded, in order (one list per rewrite). */
   readonly rewrites: number[][] = [];
+  /** The objects of each rewrite, in order. */
+  readonly rewrittenObjects: string[][] = [];
   async rewriteObjects(_generation: number, objectIds: readonly string[], pages: RewritePages, fold: (rewrite: ObjectRewrite) => Promise<void>): Promise<number> {
+    this.rewrittenObjects.push([...objectIds]);
     // As the Postgres tables do: every row of the objects deleted first, their events object by object (here in the
     // order given), each object's in seq order.
     const place = (id: string) => objectIds.indexOf(id);
@@ -184,6 +192,28 @@ describe('OwnershipProjector (the log walk, in-memory ports)', () => {
       expect(JSON.stringify(tables.states.get(events[0]!.objectId))).toBe(JSON.stringify(await foldedInOrder(events, resolver)));
     }
     expect(replayed).toBeGreaterThan(20);
+  });
+
+  it('replays a cluster 100 objects a transaction, an object of a history longer than 1,000 events alone: every object once, as one fold of its events', async () => {
+    const { events, resolver } = caseEvents(caseNames().find((c) => new Set(caseEvents(c).events.map((e) => e.objectId)).size === 1)!);
+    const first = events[0]!;
+    let seq = 1;
+    const entry = (objectId: string) => {
+      const event = { ...structuredClone(first), objectId, seq: String(seq++) };
+      return { seq: event.seq, xid: String(1000 + seq), objectId, observedAt: new Date(event.observedAt), event };
+    };
+    // 150 objects of one event, then one of 1,100 (ids in string order, as the fake lists a cluster's objects).
+    const short = Array.from({ length: 150 }, (_, i) => String(1000 + i));
+    const log = new MemoryLog([...short.map(entry), ...Array.from({ length: 1_100 }, () => entry('5000'))]);
+    const tables = new MemoryTables(log);
+    const r = await walker(log, tables, resolver, 500).replay({ kind: 'cluster', cluster: first.cluster });
+    expect(r).toMatchObject({ events: 1_250, objects: 151 });
+    expect(tables.rewrittenObjects).toEqual([short.slice(0, 100), short.slice(100), ['5000']]);
+    expect(tables.rewrites).toEqual([[100], [50], [500, 500, 100]]);
+    for (const id of [...short, '5000']) {
+      const own = log.entries.filter((e) => e.objectId === id).map((e) => e.event);
+      expect(JSON.stringify(tables.states.get(id))).toBe(JSON.stringify(await foldedInOrder(own, resolver)));
+    }
   });
 
   it('starts again from its checkpoint when a page loses a state to another writer', async () => {

@@ -4,6 +4,7 @@ import { ProjectionConflictError } from './projection-conflict.error.js';
 import type { EventPosition, LoggedEvent, ProjectionLog, ProjectionTables, SchemaCatalogSource, SeqRange } from './projection-log.port.js';
 import type { SchemaResolver } from './schema-resolver.port.js';
 import { foldedWithChosenSchema, staleSchemaGroups } from './schema-staleness.js';
+import { replayChunks } from './replay-chunks.js';
 import { compareSeq } from './seq.util.js';
 import { WriteBehindProjectionStore } from './write-behind.projection-store.js';
 
@@ -62,13 +63,8 @@ const PAGE = 500;
  */
 const PAGE_BODY_BYTES = 16 * 2 ** 20;
 
-/**
- * Objects rebuilt from their events in one transaction (`replayObjects`): their rows are held
- * meanwhile (appends to them wait), and each transaction costs a few round trips whatever it holds
- * (one object a transaction: about 10 ms each, so a CRD's schema arriving after 10,000 of its objects
- * held the projection lane for over a minute and a half).
- */
-const REPLAY_CHUNK = 100;
+/** How many objects' history lengths a replay of objects reads at once, to cut them into chunks. */
+const LENGTHS_AHEAD = 5_000;
 
 /**
  * Runs the ownership projection over the event log: the live catch-up from the active generation's
@@ -142,7 +138,8 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
   }
 
   /**
-   * Objects from scratch, {@link REPLAY_CHUNK} at a time, each chunk's rows replaced in one
+   * Objects from scratch, in the chunks {@link replayChunks} cuts (up to 100 objects and 1,000 of
+   * their events; an object of a longer history alone), each chunk's rows replaced in one
    * transaction (queries see the old or the new rows, never a mix), their events folded a page at a
    * time (the walk's bounds: an object's history has no bound of its own). The objects' rows are
    * held meanwhile: an append, which folds the events it stores, waits, then finds this replay's
@@ -152,13 +149,16 @@ export class OwnershipProjector<E extends LoggedEvent = LoggedEvent> {
     generation: number, objectIds: readonly string[], resolve: SchemaResolver, onChunk?: (chunk: readonly string[], events: number) => void | Promise<void>,
   ): Promise<number> {
     let events = 0;
-    for (let i = 0; i < objectIds.length; i += REPLAY_CHUNK) {
-      const chunk = objectIds.slice(i, i + REPLAY_CHUNK);
-      const read = await this.tables.rewriteObjects(generation, chunk, { events: this.pageSize, bodyBytes: this.pageBodyBytes }, async ({ events, store }) => {
-        await new ProjectEventsUseCase(store, resolve).execute({ events });
-      });
-      events += read;
-      await onChunk?.(chunk, read);
+    // Lengths read a few thousand objects ahead: a cluster's list of ids may be long.
+    for (let from = 0; from < objectIds.length; from += LENGTHS_AHEAD) {
+      const ahead = objectIds.slice(from, from + LENGTHS_AHEAD);
+      for (const chunk of replayChunks(ahead, await this.log.historyLengths(ahead))) {
+        const read = await this.tables.rewriteObjects(generation, chunk, { events: this.pageSize, bodyBytes: this.pageBodyBytes }, async ({ events, store }) => {
+          await new ProjectEventsUseCase(store, resolve).execute({ events });
+        });
+        events += read;
+        await onChunk?.(chunk, read);
+      }
     }
     return events;
   }

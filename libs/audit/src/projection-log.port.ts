@@ -38,6 +38,8 @@ export interface ProjectionLog<E extends LoggedEvent = LoggedEvent> {
   estimatedSize(): Promise<number>;
   /** The ids of a cluster's objects, in id order. */
   objectsOfCluster(cluster: string): Promise<string[]>;
+  /** How many events the log holds of each of `objectIds` (an object with none is left out). */
+  historyLengths(objectIds: readonly string[]): Promise<Map<string, number>>;
   /**
    * The objects of `ranges` (by object id) with an event after `after` in log order whose seq lies
    * strictly between the range's `above` and `below`: an event the log gives after a higher seq of

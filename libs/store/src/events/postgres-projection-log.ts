@@ -44,6 +44,16 @@ export class PostgresProjectionLog implements ProjectionLog<StoredEvent> {
     return rows.map((r) => r.id);
   }
 
+  async historyLengths(objectIds: readonly string[]): Promise<Map<string, number>> {
+    if (objectIds.length === 0) return new Map();
+    // Counted from the index of (object_id, seq) alone.
+    const rows: { id: string; n: number }[] = await this.dataSource.query(
+      `SELECT e.object_id::text AS id, count(*)::integer AS n FROM events e WHERE e.object_id = ANY ($1::bigint[]) GROUP BY e.object_id`,
+      [objectIds],
+    );
+    return new Map(rows.map((r) => [r.id, r.n]));
+  }
+
   async objectsOutOfOrder(after: EventPosition, ranges: ReadonlyMap<string, SeqRange>): Promise<string[]> {
     const ids: string[] = [];
     const above: string[] = [];
