@@ -73,7 +73,7 @@ import { preparedQuery } from '../database/prepared-query.js';
 import { VERSION_ANSWERS, ownsAFieldSql, versionAtParams, versionInForceSql } from './version-in-force.sql.js';
 import { ACTIVE_GENERATION as ACTIVE } from './active-generation.sql.js';
 import { SELECT_TRANSITION, transitionFromRow, type TransitionRow } from './transition-row.js';
-import { decodeCursor, encodeCursor, isCursorOf, isOffset, isString, pageOf, type Page } from './cursor.util.js';
+import { decodeCursor, encodeCursor, isCursorOf, isString, pageOf, type Page } from './cursor.util.js';
 import { StoreQueryError } from './store-query.error.js';
 import { STATE_COLUMNS, stateFromRow, type StateRow } from './state-row.js';
 import { recordedSchemaSql } from './schema-choices.js';
@@ -118,8 +118,9 @@ const FOLDED_FINDINGS = 'findings';
 const FOLDED_MANAGERS = 'managers-folded';
 const FINDINGS_VERSIONS = 'findings-versions';
 const MANAGERS_VERSIONS = 'managers-versions';
-/** The list tags of a manager's fields: every list folded or now (offsets), and as of a moment from versions (keys). */
+/** The list tags of a manager's fields: the whole list (offsets: folded, or from before keyed pages), and pages by key now and from versions. */
 const MANAGER_FIELDS = 'manager-fields';
+const MANAGER_FIELDS_NOW = 'manager-fields-now';
 const MANAGER_FIELDS_VERSIONS = 'manager-fields-versions';
 
 /** An object's place in a manager's fields: cluster, group, kind, namespace ('' for none), name, id (as `managerIndex` sorts them). */
@@ -644,18 +645,15 @@ export class OwnershipQueries {
   }
 
   /**
-   * `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. Now from the
-   * manager index a page at a time; as of a moment the versions answer (`readsVersions`), from the
-   * manager's index versions in force then a page at a time (`managerFieldsAt`); else every object's
-   * state then folded.
+   * `GET /v1/managers/{name}/fields`: the fields a manager owns, object by object. Now, and as of a
+   * moment the versions answer (`readsVersions`), a page at a time from the manager index (its rows
+   * now, its versions in force then: `managerFieldsByKey`); as of another moment, every object's
+   * state then folded. A cursor of the whole list (an offset, from before keyed pages) goes on over
+   * the whole list.
    */
   async managerFields(name: string, filter: ManagerFieldsFilter, at: AsOf | undefined, cursor: string | undefined, limit: number, scopes?: readonly AccessScope[]): Promise<Page<ManagerObjectFields>> {
-    if (!at) {
-      const page = await this.managerFieldsPage(name, filter, cursor, limit, scopes);
-      if (page) return page;
-    } else if (await this.readsVersions(at, cursor, MANAGER_FIELDS_VERSIONS, MANAGER_FIELDS)) {
-      return this.managerFieldsAt(name, filter, at, cursor, limit, scopes);
-    }
+    if (!at && !isCursorOf(MANAGER_FIELDS, cursor)) return this.managerFieldsByKey(name, filter, null, cursor, limit, scopes);
+    if (at && (await this.readsVersions(at, cursor, MANAGER_FIELDS_VERSIONS, MANAGER_FIELDS))) return this.managerFieldsByKey(name, filter, at, cursor, limit, scopes);
     const states = at
       ? await this.statesAt(at, filter, scopes, (s) => managerFields([s], name, filter).length > 0)
       : await this.statesWhere(
@@ -668,26 +666,31 @@ export class OwnershipQueries {
   }
 
   /**
-   * {@link managerFields} as of `at`, where the versions hold every object's then: the objects whose
-   * manager index version in force then names the manager (by the index of the versions by manager,
-   * in the list's order after the cursor's key), each one's owned fields from its ownership version
-   * in force then (folded where that cannot answer exactly); the objects out of time order (as of a
-   * time) folded and merged in. The same items as folding every object, in the same order; the
-   * cursor is the last item's key.
+   * {@link managerFields} a page at a time, now (`at` null) or as of `at` where the versions hold
+   * every object's then: the objects whose manager index row (now) or version in force then names
+   * the manager, in the list's order after the cursor's key (`managerObjectsByKey`); each one's
+   * owned fields from its state now, or from its ownership version in force then (folded where that
+   * cannot answer exactly); as of a time, the objects out of time order folded and merged in. The
+   * same items as the whole list, in the same order; the cursor is the last item's key.
    */
-  private async managerFieldsAt(
-    name: string, filter: ManagerFieldsFilter, at: AsOf, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
+  private async managerFieldsByKey(
+    name: string, filter: ManagerFieldsFilter, at: AsOf | null, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
   ): Promise<Page<ManagerObjectFields>> {
-    const after = decodeCursor(MANAGER_FIELDS_VERSIONS, cursor, isObjectKey);
-    const unordered = await this.outOfTimeOrder(at, filter.cluster, scopes && { allowed: scopes, fromTotals: false });
-    const candidates = await this.managerObjectsAt(name, filter, at, after, limit + 1, scopes, unordered);
-    const owned = await this.ownedFieldsAt(candidates, at);
+    const list = at === null ? MANAGER_FIELDS_NOW : MANAGER_FIELDS_VERSIONS;
+    const after = decodeCursor(list, cursor, isObjectKey);
+    const unordered = at === null ? [] : await this.outOfTimeOrder(at, filter.cluster, scopes && { allowed: scopes, fromTotals: false });
+    const candidates = await this.managerObjectsByKey(name, filter, at, after, limit + 1, scopes, unordered);
+    const owned: Map<string, ObjectOwnedFields | null> = at === null
+      ? new Map((await this.statesWhere(`s.object_id = ANY($1::text[])`, [candidates.map((c) => c.objectId)])).map((st) => [st.objectId, st]))
+      : await this.ownedFieldsAt(candidates, at);
     const rows: { key: ObjectKey; item: ManagerObjectFields }[] = [];
     for (const c of candidates) {
-      const state = owned.get(c.objectId) ?? (await this.state(c.objectId, at));
-      for (const item of managerFields([state], name, filter)) rows.push({ key: objectKeyOf(item), item });
+      // Not in the map: its version cannot answer exactly, folded alone (now: its state is gone since).
+      const known = owned.get(c.objectId);
+      const state = known !== undefined ? known : at === null ? null : await this.state(c.objectId, at);
+      for (const item of state ? managerFields([state], name, filter) : []) rows.push({ key: objectKeyOf(item), item });
     }
-    if (unordered.length > 0) await this.forEachStateAt(at, filter, scopes, (s) => {
+    if (at !== null && unordered.length > 0) await this.forEachStateAt(at, filter, scopes, (s) => {
       for (const item of managerFields([s], name, filter)) {
         const key = objectKeyOf(item);
         if (after === undefined || compareObjectKeys(key, after) > 0) rows.push({ key, item });
@@ -698,32 +701,37 @@ export class OwnershipQueries {
     const sorted = rows.filter((r) => bound === undefined || compareObjectKeys(r.key, bound) <= 0).sort((a, b) => compareObjectKeys(a.key, b.key));
     const items = sorted.slice(0, limit);
     const next = sorted.length > limit ? items[items.length - 1]!.key : bound;
-    return { items: items.map((r) => r.item), nextCursor: next === undefined ? null : encodeCursor(MANAGER_FIELDS_VERSIONS, next) };
+    return { items: items.map((r) => r.item), nextCursor: next === undefined ? null : encodeCursor(list, next) };
   }
 
   /**
    * Up to `limit` objects after `after` in the list's order (`COLLATE "C"`: code points, as
-   * `compareStrings`) in which the manager index version in force at `at` names `name`, of those
-   * the filters (on the object's identity as stored now, as every versions read takes it) and
-   * `scopes` keep, but those of `exclude`.
+   * `compareStrings`) in which the manager index row now (`at` null: of a live state) or its version
+   * in force at `at` names `name`, of those the filters (on the object's identity as stored now, as
+   * every versions read takes it) and `scopes` keep, but those of `exclude`. The list's order is an
+   * index of the states (migration `ManagerFieldsListOrder`): a page reads about `limit` objects of a
+   * manager that owns many, where it sorted all of them.
    */
-  private async managerObjectsAt(
-    name: string, filter: ManagerFieldsFilter, at: AsOf, after: ObjectKey | undefined, limit: number, scopes: readonly AccessScope[] | undefined, exclude: readonly string[],
+  private async managerObjectsByKey(
+    name: string, filter: ManagerFieldsFilter, at: AsOf | null, after: ObjectKey | undefined, limit: number, scopes: readonly AccessScope[] | undefined, exclude: readonly string[],
   ): Promise<ObjectRef[]> {
     const params: unknown[] = [name, filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null,
       filter.name ?? null, after ?? null, exclude, limit];
     const placeholder = (value: unknown): string => `$${params.push(value)}`;
-    const inForce = versionInForceAt('m', at, placeholder(versionMoment(at)));
+    const [source, named] = at === null
+      ? ['manager_objects m', 'NOT s.deleted']
+      : ['manager_objects_versions m', versionInForceAt('m', at, placeholder(versionMoment(at)))];
     const visible = inScopes('s.object_id', scopes, params.length + 1);
+    // The list's order, as the index of the states keeps it (the same expressions, for the planner to match them).
+    const order = `s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", (coalesce(s.namespace, '') COLLATE "C"), s.name COLLATE "C", s.object_id COLLATE "C"`;
     const rows: (Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'>)[] = await this.dataSource.query(
       `SELECT s.object_id, s.cluster, s.uid, s.api_group, s.api_version, s.kind, s.namespace, s.name
-       FROM manager_objects_versions m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
-       WHERE m.generation = ${ACTIVE} AND m.manager = $1 AND ${inForce} AND m.object_id <> ALL ($9::text[])
+       FROM ${source} JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
+       WHERE m.generation = ${ACTIVE} AND m.manager = $1 AND ${named} AND m.object_id <> ALL ($9::text[])
          AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.api_group = $3) AND ($4::text IS NULL OR s.api_version = $4)
          AND ($5::text IS NULL OR s.kind = $5) AND ($6::text IS NULL OR coalesce(s.namespace, '') = $6) AND ($7::text IS NULL OR s.name = $7)
-         AND ($8::text[] IS NULL OR (s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C")
-                                   > (($8::text[])[1], ($8::text[])[2], ($8::text[])[3], ($8::text[])[4], ($8::text[])[5], ($8::text[])[6]))${visible.sql}
-       ORDER BY s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C"
+         AND ($8::text[] IS NULL OR (${order}) > (($8::text[])[1], ($8::text[])[2], ($8::text[])[3], ($8::text[])[4], ($8::text[])[5], ($8::text[])[6]))${visible.sql}
+       ORDER BY ${order}
        LIMIT $10`,
       [...params, ...visible.params],
     );
@@ -732,52 +740,25 @@ export class OwnershipQueries {
 
   /**
    * The owned fields of `objects` as of `at` from their ownership versions in force then, by object
-   * id: only where the version answers exactly (`VERSION_ANSWERS`; the others are left out, to be
-   * folded); a deleted object owns none.
+   * id: where the version answers exactly (`VERSION_ANSWERS`; the others are left out, to be
+   * folded); a deleted object owns none; `null` for an object with no event kept by then (retention
+   * dropped them: not listed, as `GET /v1/objects?manager=&at=` leaves it out).
    */
-  private async ownedFieldsAt(objects: readonly ObjectRef[], at: AsOf): Promise<Map<string, ObjectOwnedFields>> {
+  private async ownedFieldsAt(objects: readonly ObjectRef[], at: AsOf): Promise<Map<string, ObjectOwnedFields | null>> {
     if (objects.length === 0) return new Map();
-    const rows: { object_id: string; deleted: boolean; fields: EncodedOwnedFields }[] = await this.dataSource.query(
-      `SELECT s.object_id, v.deleted, v.fields FROM ownership_states s
+    const rows: { object_id: string; no_event: boolean; answers: boolean; deleted: boolean; fields: EncodedOwnedFields }[] = await this.dataSource.query(
+      `SELECT s.object_id, t.seq IS NULL AS no_event, ${VERSION_ANSWERS} AS answers, v.deleted, v.fields FROM ownership_states s
        ${versionInForceSql('s.object_id::bigint', at.kind, '$2', '$3')}
-       WHERE s.generation = ${ACTIVE} AND s.object_id = ANY ($1::text[]) AND ${VERSION_ANSWERS}`,
+       WHERE s.generation = ${ACTIVE} AND s.object_id = ANY ($1::text[])`,
       [objects.map((o) => o.objectId), ...versionAtParams(at)],
     );
     const byId = new Map(objects.map((o) => [o.objectId, o]));
-    return new Map(rows.map((r) => [r.object_id, { ...byId.get(r.object_id)!, deleted: r.deleted, fields: r.deleted ? [] : decodeOwnedFields(r.fields) }]));
-  }
-
-  /**
-   * {@link managerFields} now, a page at a time: the manager's objects (by its index rows, as the
-   * whole list selects them) in the list's order (cluster, group, kind, namespace, name, id: code
-   * point order, as `COLLATE "C"`), from the cursor's offset, and only the page's states decoded (the
-   * whole list decoded every state the manager has: 4.2 s for 12,000 objects). Its items are the
-   * whole list's, the same offsets; `undefined` where a state of the page gives no item, which the
-   * index rows exclude (the caller then reads the whole list).
-   */
-  private async managerFieldsPage(
-    name: string, filter: ManagerFieldsFilter, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
-  ): Promise<Page<ManagerObjectFields> | undefined> {
-    const from = decodeCursor(MANAGER_FIELDS, cursor, isOffset) ?? 0;
-    // An offset past any list (a forged cursor): nothing, as slicing the whole list gave.
-    if (from > Number.MAX_SAFE_INTEGER) return { items: [], nextCursor: null };
-    const params: unknown[] = [name, filter.cluster ?? null, filter.kind ?? null, filter.namespace ?? null, from, limit + 1,
-      filter.group ?? null, filter.version ?? null, filter.name ?? null];
-    const visible = inScopes('s.object_id', scopes, params.length + 1);
-    // From the manager's index rows (its objects, by the index's primary key) to their states.
-    const ids: { object_id: string }[] = await this.dataSource.query(
-      `SELECT s.object_id FROM manager_objects m JOIN ownership_states s ON s.generation = m.generation AND s.object_id = m.object_id
-       WHERE m.generation = ${ACTIVE} AND m.manager = $1 AND NOT s.deleted
-         AND ($2::text IS NULL OR s.cluster = $2) AND ($3::text IS NULL OR s.kind = $3) AND ($4::text IS NULL OR s.namespace = $4)
-         AND ($7::text IS NULL OR s.api_group = $7) AND ($8::text IS NULL OR s.api_version = $8) AND ($9::text IS NULL OR s.name = $9)${visible.sql}
-       ORDER BY s.cluster COLLATE "C", s.api_group COLLATE "C", s.kind COLLATE "C", coalesce(s.namespace, '') COLLATE "C", s.name COLLATE "C", s.object_id COLLATE "C"
-       OFFSET $5 LIMIT $6`,
-      [...params, ...visible.params],
-    );
-    const onPage = ids.slice(0, limit).map((r) => r.object_id);
-    const items = onPage.length === 0 ? [] : managerFields(await this.statesWhere(`s.object_id = ANY($1::text[])`, [onPage]), name, filter);
-    if (items.length !== onPage.length) return undefined;
-    return { items, nextCursor: ids.length > limit ? encodeCursor(MANAGER_FIELDS, from + limit) : null };
+    const owned = new Map<string, ObjectOwnedFields | null>();
+    for (const r of rows) {
+      if (r.no_event) owned.set(r.object_id, null);
+      else if (r.answers) owned.set(r.object_id, { ...byId.get(r.object_id)!, deleted: r.deleted, fields: r.deleted ? [] : decodeOwnedFields(r.fields) });
+    }
+    return owned;
   }
 
   /**

@@ -138,7 +138,7 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     const tracked = await queries.accessScopes();
     const inScope = (allowed: readonly AccessScope[]) => states.filter((st) => allowed.some((a) => a.group === st.group && a.namespace === (st.namespace ?? '')));
     // Every page comes from the page read (none falls back to decoding the whole list).
-    const paged = jest.spyOn(queries as unknown as { managerFieldsPage: () => Promise<unknown> }, 'managerFieldsPage');
+    const paged = jest.spyOn(queries as unknown as { managerFieldsByKey: () => Promise<unknown> }, 'managerFieldsByKey');
     let pages = 0;
     for (const manager of ['hpa', 'cm-writer', 'kubectl-scale', 'nobody']) {
       for (const filter of [
@@ -159,6 +159,11 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     expect(paged).toHaveBeenCalledTimes(pages);
     // A cursor past any list (forged): an empty last page, as slicing the whole list gave, not a database error.
     expect(await queries.managerFields('hpa', {}, undefined, encodeCursor('manager-fields', 1e300), 10)).toEqual({ items: [], nextCursor: null });
+    // A cursor of the whole list (an offset, as pages were cut before they were keyed) goes on over the whole list.
+    const wholeHpa = managerFields(states, 'hpa');
+    expect(wholeHpa.length).toBe(2);
+    expect(await queries.managerFields('hpa', {}, undefined, encodeCursor('manager-fields', 1), 1)).toEqual({ items: [wholeHpa[1]], nextCursor: null });
+    expect(await queries.managerFields('hpa', {}, undefined, encodeCursor('manager-fields', 0), 1)).toEqual({ items: [wholeHpa[0]], nextCursor: encodeCursor('manager-fields', 1) });
     for (const r of paged.mock.results) expect(await r.value).toBeDefined();
     paged.mockRestore();
   });
@@ -171,6 +176,7 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
     const moments = events.flatMap((e): AsOf[] => [{ kind: 'seq', seq: e.seq }, { kind: 'time', time: e.at.toISOString(), ms: e.at.getTime() }]);
     // Read from the versions, never by folding every object.
     const folded = jest.spyOn(queries as unknown as { statesAt: () => Promise<unknown> }, 'statesAt');
+    const keyed = jest.spyOn(queries as unknown as { managerFieldsByKey: () => Promise<unknown> }, 'managerFieldsByKey');
     let compared = 0;
     for (const at of moments.filter((_, i) => i % 3 === 0 || i >= moments.length - 2)) {
       // Every object's state then, folded from its events (none before its first event).
@@ -191,8 +197,29 @@ describe('aggregates for a caller who sees some scopes: every object\'s totals l
       }
     }
     expect(compared).toBeGreaterThan(100);
+
+    // An object whose events up to the moment retention dropped: left out (as the objects list leaves it out), not a 404.
+    const [first] = await ds.query(
+      `SELECT object_id::text AS id, (array_agg(seq::text ORDER BY seq))[1] AS first, (array_agg(seq::text ORDER BY seq))[2] AS second
+       FROM events GROUP BY object_id HAVING count(*) > 1 ORDER BY object_id LIMIT 1`,
+    );
+    const between: AsOf = { kind: 'seq', seq: String(BigInt(first.second) - 1n) };
+    const owner = (await queries.state(first.id, between)).fields[0]!.owners[0]!.manager;
+    const listed = async () => (await everyManagerFieldsPage(owner, {}, between, 100)).items.map((i) => (i as { objectId: string }).objectId);
+    expect(await listed()).toContain(first.id);
+    const [dropped] = await ds.query(`SELECT * FROM events WHERE seq = $1`, [first.first]);
+    await ds.query(`DELETE FROM events WHERE seq = $1`, [first.first]);
+    try {
+      expect(await listed()).not.toContain(first.id);
+      expect((await queries.listObjects({ manager: owner }, between, undefined, 100)).items.map((o) => o.id)).not.toContain(first.id);
+    } finally {
+      await ds.query(`INSERT INTO events SELECT * FROM json_populate_record(NULL::events, $1::json)`, [JSON.stringify(dropped)]);
+    }
+    expect(await listed()).toContain(first.id);
     expect(folded).not.toHaveBeenCalled();
+    expect(keyed).toHaveBeenCalled();
     folded.mockRestore();
+    keyed.mockRestore();
   });
 });
 
