@@ -680,9 +680,11 @@ export class OwnershipQueries {
     const after = decodeCursor(list, cursor, isObjectKey);
     const unordered = at === null ? [] : await this.outOfTimeOrder(at, filter.cluster, scopes && { allowed: scopes, fromTotals: false });
     const candidates = await this.managerObjectsByKey(name, filter, at, after, limit + 1, scopes, unordered);
-    const owned: Map<string, ObjectOwnedFields | null> = at === null
-      ? new Map((await this.statesWhere(`s.object_id = ANY($1::text[])`, [candidates.map((c) => c.objectId)])).map((st) => [st.objectId, st]))
-      : await this.ownedFieldsAt(candidates, at);
+    const owned: Map<string, ObjectOwnedFields | null> = at !== null
+      ? await this.ownedFieldsAt(candidates, at)
+      : candidates.length === 0
+        ? new Map()
+        : new Map((await this.statesWhere(`s.object_id = ANY($1::text[])`, [candidates.map((c) => c.objectId)])).map((st) => [st.objectId, st]));
     const rows: { key: ObjectKey; item: ManagerObjectFields }[] = [];
     for (const c of candidates) {
       // Not in the map: its version cannot answer exactly, folded alone (now: its state is gone since).
