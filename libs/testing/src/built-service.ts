@@ -39,7 +39,11 @@ export async function startBuiltService(ctx: TestContext, kubeconfig: string, en
     await exited;
   };
   try {
-    await waitFor('/readyz', async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 120_000, 250);
+    await waitFor('/readyz', async () => {
+      // Exited before it was ready (its port taken, a bad setting): said at once, not after the timeout.
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited (${child.exitCode ?? child.signalCode}) before /readyz answered; its stderr is above`);
+      return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+    }, 120_000, 250);
   } catch (e) {
     await stop();
     throw e;
