@@ -1,7 +1,7 @@
 import { compareStrings, type Operation } from '../../ssa-engine/src/index.js';
 import type { Since } from './observed-event.types.js';
 import type { ObjectOwnershipState } from './object-ownership.projection.js';
-import { matchesObjectFilter, objectRef, type ObjectFilter, type ObjectOwnedFields, type ObjectRef } from './objects.read-model.js';
+import { compareObjectListKeys, matchesObjectFilter, objectListKey, objectRef, type ObjectFilter, type ObjectOwnedFields, type ObjectRef } from './objects.read-model.js';
 import { identityKey, managerIndexRows, type ManagerIdentity } from './manager-index.changes.js';
 
 /** One field a manager owns. */
@@ -32,16 +32,7 @@ export interface ManagerSummary {
 /** Filters of `managerFields` (those of `GET /v1/objects`). */
 export type ManagerFieldsFilter = Omit<ObjectFilter, 'manager'>;
 
-function compareObjects(a: ObjectRef, b: ObjectRef): number {
-  return (
-    compareStrings(a.cluster, b.cluster) ||
-    compareStrings(a.group, b.group) ||
-    compareStrings(a.kind, b.kind) ||
-    compareStrings(a.namespace ?? '', b.namespace ?? '') ||
-    compareStrings(a.name, b.name) ||
-    compareStrings(a.objectId, b.objectId)
-  );
-}
+const compareObjects = (a: ObjectRef, b: ObjectRef): number => compareObjectListKeys(objectListKey(a), objectListKey(b));
 
 /** A manager's identities in the order `GET /v1/managers` lists them: operation, subresource, API version. */
 export function sortedIdentities(ids: Iterable<ManagerIdentity>): ManagerIdentity[] {

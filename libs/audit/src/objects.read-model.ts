@@ -16,6 +16,22 @@ export interface ObjectRef {
 /** An object's identity with its owned fields: what the filters and a manager's fields read of a state (a state, or a version's owners). */
 export type ObjectOwnedFields = ObjectRef & Pick<ObjectOwnershipState, 'deleted' | 'fields'>;
 
+/** An object's place in a list of objects by identity (a manager's fields): cluster, group, kind, namespace ('' for none), name, id. */
+export type ObjectListKey = readonly [cluster: string, group: string, kind: string, namespace: string, name: string, objectId: string];
+
+export function objectListKey(o: ObjectRef): ObjectListKey {
+  return [o.cluster, o.group, o.kind, o.namespace ?? '', o.name, o.objectId];
+}
+
+/** The order of {@link ObjectListKey}s: each part by code points (`compareStrings`; `COLLATE "C"` in SQL). */
+export function compareObjectListKeys(a: ObjectListKey, b: ObjectListKey): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareStrings(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
 /** The identifying columns of a state. */
 export function objectRef(s: ObjectRef): ObjectRef {
   return { objectId: s.objectId, cluster: s.cluster, uid: s.uid, group: s.group, version: s.version, kind: s.kind, namespace: s.namespace, name: s.name };

@@ -46,6 +46,9 @@ import {
   type ObjectFilter,
   type ObjectListItem,
   type ObjectOwnedFields,
+  type ObjectListKey,
+  objectListKey,
+  compareObjectListKeys,
   type ObjectRef,
   type ObjectOwnershipState,
   type ObservedEvent,
@@ -123,22 +126,13 @@ const MANAGER_FIELDS = 'manager-fields';
 const MANAGER_FIELDS_NOW = 'manager-fields-now';
 const MANAGER_FIELDS_VERSIONS = 'manager-fields-versions';
 
-/** An object's place in a manager's fields: cluster, group, kind, namespace ('' for none), name, id (as `managerIndex` sorts them). */
-type ObjectKey = [cluster: string, group: string, kind: string, namespace: string, name: string, objectId: string];
+/** A cursor's key of a manager's fields: six strings Postgres can hold (no U+0000: a forged cursor gets a 400, not a database error). */
+const isObjectListKey = (v: unknown): v is ObjectListKey => Array.isArray(v) && v.length === 6 && v.every((x) => isString(x) && !x.includes('\u0000'));
 
-/** Six strings Postgres can hold (no U+0000: a forged cursor gets a 400, not a database error). */
-const isObjectKey = (v: unknown): v is ObjectKey => Array.isArray(v) && v.length === 6 && v.every((x) => isString(x) && !x.includes('\u0000'));
-
-const objectKeyOf = (o: ObjectRef): ObjectKey => [o.cluster, o.group, o.kind, o.namespace ?? '', o.name, o.objectId];
-
-/** The list's order of keys, as its SQL orders them (`COLLATE "C"`: code points, as `compareStrings`). */
-function compareObjectKeys(a: ObjectKey, b: ObjectKey): number {
-  for (let i = 0; i < a.length; i++) {
-    const c = compareStrings(a[i]!, b[i]!);
-    if (c !== 0) return c;
-  }
-  return 0;
-}
+/** The identity columns of a row (`object_id`, `api_group`, `api_version` as stored) as an object's reference. */
+const objectRefOfRow = (r: Omit<ObjectRow, 'last_seq' | 'last_at' | 'deleted_then' | 'owned_then'>): ObjectRef => ({
+  objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name,
+});
 
 /** A finding's place in the list: its object's cluster and id, then its place (from 1) among the object's findings. */
 type FindingKey = [cluster: string, objectId: string, ordinal: number];
@@ -677,30 +671,26 @@ export class OwnershipQueries {
     name: string, filter: ManagerFieldsFilter, at: AsOf | null, cursor: string | undefined, limit: number, scopes: readonly AccessScope[] | undefined,
   ): Promise<Page<ManagerObjectFields>> {
     const list = at === null ? MANAGER_FIELDS_NOW : MANAGER_FIELDS_VERSIONS;
-    const after = decodeCursor(list, cursor, isObjectKey);
+    const after = decodeCursor(list, cursor, isObjectListKey);
     const unordered = at === null ? [] : await this.outOfTimeOrder(at, filter.cluster, scopes && { allowed: scopes, fromTotals: false });
     const candidates = await this.managerObjectsByKey(name, filter, at, after, limit + 1, scopes, unordered);
-    const owned: Map<string, ObjectOwnedFields | null> = at !== null
-      ? await this.ownedFieldsAt(candidates, at)
-      : candidates.length === 0
-        ? new Map()
-        : new Map((await this.statesWhere(`s.object_id = ANY($1::text[])`, [candidates.map((c) => c.objectId)])).map((st) => [st.objectId, st]));
-    const rows: { key: ObjectKey; item: ManagerObjectFields }[] = [];
+    const owned: Map<string, ObjectOwnedFields | null> = at === null ? await this.statesOf(candidates) : await this.ownedFieldsAt(candidates, at);
+    const rows: { key: ObjectListKey; item: ManagerObjectFields }[] = [];
     for (const c of candidates) {
       // Not in the map: its version cannot answer exactly, folded alone (now: its state is gone since).
       const known = owned.get(c.objectId);
       const state = known !== undefined ? known : at === null ? null : await this.state(c.objectId, at);
-      for (const item of state ? managerFields([state], name, filter) : []) rows.push({ key: objectKeyOf(item), item });
+      for (const item of state ? managerFields([state], name, filter) : []) rows.push({ key: objectListKey(item), item });
     }
     if (at !== null && unordered.length > 0) await this.forEachStateAt(at, filter, scopes, (s) => {
       for (const item of managerFields([s], name, filter)) {
-        const key = objectKeyOf(item);
-        if (after === undefined || compareObjectKeys(key, after) > 0) rows.push({ key, item });
+        const key = objectListKey(item);
+        if (after === undefined || compareObjectListKeys(key, after) > 0) rows.push({ key, item });
       }
     }, unordered);
     // Past the last candidate read, only the next page knows what comes first.
-    const bound = candidates.length > limit ? objectKeyOf(candidates[candidates.length - 1]!) : undefined;
-    const sorted = rows.filter((r) => bound === undefined || compareObjectKeys(r.key, bound) <= 0).sort((a, b) => compareObjectKeys(a.key, b.key));
+    const bound = candidates.length > limit ? objectListKey(candidates[candidates.length - 1]!) : undefined;
+    const sorted = rows.filter((r) => bound === undefined || compareObjectListKeys(r.key, bound) <= 0).sort((a, b) => compareObjectListKeys(a.key, b.key));
     const items = sorted.slice(0, limit);
     const next = sorted.length > limit ? items[items.length - 1]!.key : bound;
     return { items: items.map((r) => r.item), nextCursor: next === undefined ? null : encodeCursor(list, next) };
@@ -715,7 +705,7 @@ export class OwnershipQueries {
    * manager that owns many, where it sorted all of them.
    */
   private async managerObjectsByKey(
-    name: string, filter: ManagerFieldsFilter, at: AsOf | null, after: ObjectKey | undefined, limit: number, scopes: readonly AccessScope[] | undefined, exclude: readonly string[],
+    name: string, filter: ManagerFieldsFilter, at: AsOf | null, after: ObjectListKey | undefined, limit: number, scopes: readonly AccessScope[] | undefined, exclude: readonly string[],
   ): Promise<ObjectRef[]> {
     const params: unknown[] = [name, filter.cluster ?? null, filter.group ?? null, filter.version ?? null, filter.kind ?? null, filter.namespace ?? null,
       filter.name ?? null, after ?? null, exclude, limit];
@@ -737,7 +727,13 @@ export class OwnershipQueries {
        LIMIT $10`,
       [...params, ...visible.params],
     );
-    return rows.map((r) => ({ objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name }));
+    return rows.map(objectRefOfRow);
+  }
+
+  /** The states of `objects` now, by object id. */
+  private async statesOf(objects: readonly ObjectRef[]): Promise<Map<string, ObjectOwnershipState>> {
+    if (objects.length === 0) return new Map();
+    return new Map((await this.statesWhere(`s.object_id = ANY($1::text[])`, [objects.map((o) => o.objectId)])).map((st) => [st.objectId, st]));
   }
 
   /**
@@ -910,7 +906,7 @@ export class OwnershipQueries {
     );
     return rows.map((r) => ({
       key: [r.cluster, r.object_id, r.ordinal],
-      item: { objectId: r.object_id, cluster: r.cluster, uid: r.uid, group: r.api_group, version: r.api_version, kind: r.kind, namespace: r.namespace, name: r.name, ...r.finding },
+      item: { ...objectRefOfRow(r), ...r.finding },
     }));
   }
 
