@@ -5,7 +5,8 @@ import { TEST_SENSITIVE_HASH_KEY, createTestDatabase, deploymentObservation, sca
 import { createDataSource } from '../database/database.js';
 import { OwnershipQueries, type ManagerListItem } from '../projections/ownership-queries.js';
 import { foldingAppender, projectorOn } from '../testing/worker-use-cases.js';
-import { ManagerCheckpoints, type CheckpointResult } from './manager-checkpoints.js';
+import { ProjectionGenerationsRepository } from '../projections/projection-generations.repository.js';
+import { MANAGER_CHECKPOINTS_LOCK, ManagerCheckpoints, type CheckpointResult } from './manager-checkpoints.js';
 
 /** One axis of the checkpoints: its positions, how `at=` names one, the versions in force there, its table. */
 interface Axis {
@@ -232,6 +233,31 @@ describe.each([BY_SEQUENCE, BY_TIME])('manager index checkpoints by $name (real 
     expect(fine.length).toBeGreaterThan(before.length / 2);
     expect(fine.every((p, i) => p.endsWith('Z') && (i === 0 || Date.parse(p) > Date.parse(fine[i - 1]!)))).toBe(true);
     expect(axis.built(await builder.run())).toEqual([]);
+    await expectEveryPositionAsTheVersions();
+  });
+
+  it('a generation dropped while a build of it is in flight loses that checkpoint too: the drop waits for the build', async () => {
+    const generations = new ProjectionGenerationsRepository(ds);
+    const active = await generations.active();
+    const retired = active + 1;
+    // A build in flight on a generation that is being retired (one without versions, so no trigger of theirs takes it away):
+    // it holds the lock and has written its checkpoint, not yet committed.
+    const build = ds.createQueryRunner();
+    let dropped = false;
+    try {
+      await build.startTransaction();
+      await build.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_CHECKPOINTS_LOCK]);
+      await build.query(`INSERT INTO ${axis.table} (generation, ${axis.column}) VALUES ($1, $2)`, [retired, positions[0]]);
+      const rebuild = generations.beginRebuild().then((n) => ((dropped = true), n));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(dropped).toBe(false); // the drop of other generations' checkpoints waits for the build
+      await build.commitTransaction();
+      expect(await rebuild).toBe(retired);
+    } finally {
+      await build.release();
+    }
+    expect(await ds.query(`SELECT generation FROM ${axis.table} WHERE generation <> $1`, [active])).toEqual([]);
+    await ds.query(`UPDATE projection_generations SET building = NULL`);
     await expectEveryPositionAsTheVersions();
   });
 

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
+import { MANAGER_CHECKPOINTS_LOCK } from '../maintenance/manager-checkpoints.js';
 import { MANAGER_TOTALS_LOCK } from '../maintenance/manager-totals-compaction.js';
 import { ownershipCheckpoint } from './ownership-projection.store.js';
 
@@ -46,7 +47,14 @@ export class ProjectionGenerationsRepository {
   /** Deletes the rows and checkpoints of every generation but `kept`. */
   private async dropAllBut(kept: number): Promise<void> {
     // The index versions' checkpoints (both axes) first: the versions' delete then has none to take (its triggers group only positions below one).
-    for (const table of ['manager_checkpoints', 'manager_time_checkpoints', 'field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
+    // Under the builder's lock, taken exclusively: a build begun on the generation active before (it read that one under
+    // the lock) commits first and its checkpoint goes too; a build after reads the kept one. (Batches take the lock shared
+    // and queue behind this wait: the builder only tries it for that reason; a swap is rare and its delete small.)
+    await inTransaction(this.dataSource, async (q) => {
+      await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_CHECKPOINTS_LOCK]);
+      for (const table of ['manager_checkpoints', 'manager_time_checkpoints']) await q.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
+    });
+    for (const table of ['field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
     // After the index (whose delete adds the totals' last parts), under the compaction's lock (`MANAGER_TOTALS_LOCK` says why).
