@@ -1,6 +1,6 @@
 // npm run bench:pipeline -- [--objects 20000] [--kinds configmaps|all] [--page-size 5000] [--verify 200]
 //                            [--churn-seconds 0 --writes 200] [--second-event] [--workers 1] [--cpu-prof DIR] [--keep-database]
-//                            [--value-bytes 0 [--large-first N]]
+//                            [--value-bytes 0]
 //
 // The whole service end to end, watcher list included: a sandbox in this process holds N small
 // objects (ConfigMaps, or the 10 kinds of bench:watch with `--kinds all`); the BUILT roles run as
@@ -19,8 +19,7 @@
 // object after two events each, and what the second added per table).
 // `--workers N`: N worker processes share the ingest lanes (as `docker-compose.yml` runs 2).
 // `--value-bytes N`: each ConfigMap also holds a value of N bytes (large objects: dashboards, bundles;
-// with `--kinds configmaps` only); with `--large-first N`, only the first N objects of the list do (a run of
-// large objects, then small ones: whether the watcher's pages grow back). The roles take the bench's environment, so INGEST_BATCH_BYTES=… set
+// with `--kinds configmaps` only). The roles take the bench's environment, so INGEST_BATCH_BYTES=… set
 // there compares job sizes in one build.
 // Needs the machine's Postgres and Redis (TEST_DATABASE_ADMIN_URL, TEST_REDIS_URL), like the tests.
 import type { ChildProcess } from 'node:child_process';
@@ -53,21 +52,14 @@ const { values: args } = parseArgs({
     // Leave the database (and the Redis keys) in place for inspection; its URL is printed.
     'keep-database': { type: 'boolean', default: false },
     'value-bytes': { type: 'string', default: '0' },
-    'large-first': { type: 'string' },
   },
 });
 if (args.kinds !== 'configmaps' && args.kinds !== 'all') throw new Error(`--kinds must be configmaps or all, not ${args.kinds}`);
 const VALUE_BYTES = Number(args['value-bytes']);
 if (VALUE_BYTES > 0 && args.kinds !== 'configmaps') throw new Error('--value-bytes needs --kinds configmaps');
-const LARGE_FIRST = args['large-first'] === undefined ? undefined : Number(args['large-first']);
-if (LARGE_FIRST !== undefined && (!Number.isInteger(LARGE_FIRST) || LARGE_FIRST < 1 || VALUE_BYTES === 0)) {
-  throw new Error(`--large-first must be a whole number of objects from 1, with --value-bytes; not ${args['large-first']}`);
-}
-/** Whether object `o-<i>` holds the large value: every one, or the first `--large-first` of the list. */
-const isLarge = (name: string): boolean => LARGE_FIRST === undefined || Number(name.slice('o-'.length)) < LARGE_FIRST;
 const KINDS: readonly BenchKind[] =
   args.kinds === 'all' ? BENCH_KINDS
-  : VALUE_BYTES > 0 ? [{ ...BENCH_KINDS[0]!, body: (n) => { const b = BENCH_KINDS[0]!.body(n) as { data: Record<string, string> }; return isLarge(n) ? { ...b, data: { ...b.data, large: 'x'.repeat(VALUE_BYTES) } } : b; } }]
+  : VALUE_BYTES > 0 ? [{ ...BENCH_KINDS[0]!, body: (n) => { const b = BENCH_KINDS[0]!.body(n) as { data: Record<string, string> }; return { ...b, data: { ...b.data, large: 'x'.repeat(VALUE_BYTES) } }; } }]
   : BENCH_KINDS.slice(0, 1);
 const OBJECTS = Number(args.objects);
 const PAGE_SIZE = Number(args['page-size']);
@@ -142,7 +134,7 @@ async function apiObjects(api: string): Promise<ListedObject[]> {
 async function main(): Promise<void> {
   const load = loadavg();
   console.log(`machine: ${machine()}; load average at start ${load.map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`objects: ${OBJECTS} (${KINDS.map((k) => k.plural).join(', ')}${VALUE_BYTES > 0 ? `, ${LARGE_FIRST === undefined ? 'each' : `the first ${LARGE_FIRST} listed`} with a value of ${VALUE_BYTES} bytes` : ''}); watcher page size ${PAGE_SIZE}; 1 watcher, ${WORKERS} worker${WORKERS > 1 ? 's' : ''}, 1 api (built), Postgres and Redis local`);
+  console.log(`objects: ${OBJECTS} (${KINDS.map((k) => k.plural).join(', ')}${VALUE_BYTES > 0 ? `, each with a value of ${VALUE_BYTES} bytes` : ''}); watcher page size ${PAGE_SIZE}; 1 watcher, ${WORKERS} worker${WORKERS > 1 ? 's' : ''}, 1 api (built), Postgres and Redis local`);
   const dir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const sb = await startSandbox({ port: 0, kubeconfigPath: kubeconfig, historySize: 200_000 });

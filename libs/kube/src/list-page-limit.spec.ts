@@ -18,43 +18,12 @@ describe('ListPageLimit', () => {
     expect(large.next()).toBe(Math.floor((8 * MiB) / 300_000));
   });
 
-  it('expects the largest size per object so far halved for every page since, where the last page was smaller; ignores an empty page', () => {
+  it('keeps the largest size per object of the pages so far, and ignores an empty page', () => {
     const l = new ListPageLimit(500, 8 * MiB);
     l.saw(10, 10 * 1_000_000);
-    expect(l.next()).toBe(8);
     l.saw(100, 100 * 1_000);
     l.saw(0, 200);
-    expect(l.next()).toBe(Math.floor((8 * MiB) / 500_000));
-  });
-
-  it('after a run of large objects, the pages of small ones grow at most twice a page, back to the page size', () => {
-    const l = new ListPageLimit(500, 8 * MiB);
-    l.saw(8, 8 * 1_000_000);
-    const limits: number[] = [];
-    for (let page = 0; page < 12; page++) {
-      const n = l.next();
-      limits.push(n);
-      l.saw(n, n * 600);
-    }
-    // 1 MB, then halved a page: 500 KB, 250 KB … until 600 bytes a page fit 500 objects.
-    expect(limits).toEqual([8, 16, 33, 67, 134, 268, 500, 500, 500, 500, 500, 500]);
-  });
-
-  it('a run of large objects soon after the small ones still finds the pages small', () => {
-    const l = new ListPageLimit(500, 8 * MiB);
-    l.saw(8, 8 * 1_000_000);
-    l.saw(8, 8 * 600);
-    const n = l.next();
-    expect(n).toBe(16);
-    // Large again: that page's size per object is the peak now.
-    l.saw(n, n * 2_000_000);
-    expect(l.next()).toBe(4);
-  });
-
-  it('follows a list of objects that grow slowly page by page at the last size', () => {
-    const l = new ListPageLimit(500, 8 * MiB);
-    for (const per of [10_000, 20_000, 40_000]) l.saw(10, 10 * per);
-    expect(l.next()).toBe(Math.floor((8 * MiB) / 40_000));
+    expect(l.next()).toBe(8);
   });
 
   it('never asks for fewer than one object', () => {

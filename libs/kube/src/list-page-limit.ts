@@ -7,24 +7,14 @@ export const LARGEST_OBJECT_BYTES = 1.5 * 1024 * 1024;
 /**
  * The `limit` of each page of one list, so that a page holds about `maxBytes` of JSON whatever the
  * objects weigh: the first page asks for as many as fit at the largest object a cluster stores (their
- * size is not known yet), each next one for as many as fit at the size per object it expects; never
- * more than `maxObjects`, never fewer than one. An estimate: a page whose objects are far larger than
- * the earlier pages' can pass the bound. So a list's pages ask for different limits on its `continue`
- * tokens; for a server that takes a token only with the limit it was given for, {@link keepPrevious}
- * goes back to that one for the rest of the list.
- *
- * The size it expects is the last page's size per object, or the largest one seen so far halved for
- * every page since, whichever is larger. After a run of large objects (a namespace of dashboards) the
- * pages of small ones that follow grow by at most twice a page, back to `maxObjects` within a few pages
- * (with the largest size kept for the whole list, they stayed a few objects a page to its end); a run
- * of large objects again soon after still finds the pages small.
+ * size is not known yet), each next one for as many as fit at the largest size per object of the pages
+ * so far; never more than `maxObjects`, never fewer than one. An estimate: a page whose objects are
+ * far larger than the earlier pages' can pass the bound. So a list's pages ask for different limits
+ * on its `continue` tokens; for a server that takes a token only with the limit it was given for,
+ * {@link keepPrevious} goes back to that one for the rest of the list.
  */
 export class ListPageLimit {
-  /** The last page's bytes per object (0 before one with objects). */
-  private lastPerObject = 0;
-  /** The largest bytes per object of the pages so far, and how many pages with objects came after it. */
-  private peakPerObject = 0;
-  private pagesSincePeak = 0;
+  private bytesPerObject = 0;
   /** The limits of the last two pages asked for (`previous` undefined on the first). */
   private current: number | undefined;
   private previous: number | undefined;
@@ -37,7 +27,7 @@ export class ListPageLimit {
 
   /** The `limit` to ask the next page for (once per page: it is remembered as asked). */
   next(): number {
-    const per = this.lastPerObject > 0 ? this.expectedPerObject() : LARGEST_OBJECT_BYTES;
+    const per = this.bytesPerObject > 0 ? this.bytesPerObject : LARGEST_OBJECT_BYTES;
     const n = this.fixed ?? Math.max(1, Math.min(this.maxObjects, Math.floor(this.maxBytes / per)));
     this.previous = this.current;
     this.current = n;
@@ -56,18 +46,6 @@ export class ListPageLimit {
 
   /** A page arrived: `objects` items in `bytes` of JSON. */
   saw(objects: number, bytes: number): void {
-    if (objects === 0) return;
-    this.lastPerObject = bytes / objects;
-    if (this.lastPerObject >= this.expectedPerObject()) {
-      this.peakPerObject = this.lastPerObject;
-      this.pagesSincePeak = 0;
-    } else {
-      this.pagesSincePeak++;
-    }
-  }
-
-  /** The last page's size per object, or the largest one halved for every page since, whichever is larger. */
-  private expectedPerObject(): number {
-    return Math.max(this.lastPerObject, this.peakPerObject / 2 ** this.pagesSincePeak);
+    if (objects > 0) this.bytesPerObject = Math.max(this.bytesPerObject, bytes / objects);
   }
 }
