@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { inTransaction } from '../database/transaction.util.js';
 import { MANAGER_CHECKPOINTS_LOCK } from '../maintenance/manager-checkpoints.js';
@@ -47,13 +48,7 @@ export class ProjectionGenerationsRepository {
   /** Deletes the rows and checkpoints of every generation but `kept`. */
   private async dropAllBut(kept: number): Promise<void> {
     // The index versions' checkpoints (both axes) first: the versions' delete then has none to take (its triggers group only positions below one).
-    // Under the builder's lock, taken exclusively: a build begun on the generation active before (it read that one under
-    // the lock) commits first and its checkpoint goes too; a build after reads the kept one. (Batches take the lock shared
-    // and queue behind this wait: the builder only tries it for that reason; a swap is rare and its delete small.)
-    await inTransaction(this.dataSource, async (q) => {
-      await q.query(`SELECT pg_advisory_xact_lock($1)`, [MANAGER_CHECKPOINTS_LOCK]);
-      for (const table of ['manager_checkpoints', 'manager_time_checkpoints']) await q.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
-    });
+    await this.dropCheckpointsBut(kept);
     for (const table of ['field_transitions', 'manager_objects', 'object_findings', 'findings_versions', 'manager_objects_versions', 'derived_versions_start', 'ownership_versions', 'ownership_states']) {
       await this.dataSource.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
     }
@@ -64,4 +59,31 @@ export class ProjectionGenerationsRepository {
     });
     await this.dataSource.query(`DELETE FROM projection_checkpoints WHERE projection LIKE 'ownership@%' AND projection <> $1`, [ownershipCheckpoint(kept)]);
   }
+
+  /**
+   * Deletes the manager checkpoints of every generation but `kept` holding the builder's lock, so that
+   * a build begun on the generation active before (it reads the active one under the lock) commits
+   * first and its checkpoint goes too, and a build after reads the kept one. The lock is only tried,
+   * as the builder tries it: batches take it shared, and a waiting exclusive request would queue every
+   * batch behind the longest transaction holding it. Past `CHECKPOINT_LOCK_WAIT_MS` the checkpoints are
+   * deleted without it: a build racing the swap may then leave one of a retired generation, which the
+   * versions' delete takes away where that generation has versions (their triggers), or the next drop.
+   */
+  private async dropCheckpointsBut(kept: number): Promise<void> {
+    const deadline = Date.now() + CHECKPOINT_LOCK_WAIT_MS;
+    for (;;) {
+      const dropped = await inTransaction(this.dataSource, async (q) => {
+        const [{ locked }]: { locked: boolean }[] = await q.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [MANAGER_CHECKPOINTS_LOCK]);
+        if (!locked && Date.now() < deadline) return false;
+        for (const table of ['manager_checkpoints', 'manager_time_checkpoints']) await q.query(`DELETE FROM ${table} WHERE generation <> $1`, [kept]);
+        return true;
+      });
+      if (dropped) return;
+      await sleep(CHECKPOINT_LOCK_RETRY_MS);
+    }
+  }
 }
+
+/** How long a drop tries the checkpoint builder's lock, and how often. */
+const CHECKPOINT_LOCK_WAIT_MS = 10_000;
+const CHECKPOINT_LOCK_RETRY_MS = 25;
