@@ -6,6 +6,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (generation, manager), which B-tree deduplication stores once per page with a list of row
  * pointers, so it costs a few bytes per version row (docs/benchmarks.md: "Storage" of the round that
  * added it) where a key with the object id or the sequence would cost a whole entry each.
+ * While the table's statistics lag its growth, a lookup by (object, manager) written as two
+ * equalities may be planned on this index and walk every version of the manager: the projection's
+ * batch names that key as a row range only the primary key serves (`ownership-projection.store.ts`,
+ * "closing versions").
  *
  * Up: the index (writes to the versions wait while it is built). Down: dropped.
  */
